@@ -1,0 +1,1 @@
+"""Numba kernels: the rules of Doppelkopf. No strategy imports here except the dispatcher hook."""

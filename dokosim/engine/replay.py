@@ -1,0 +1,102 @@
+"""Replaying recorded deals through the rules kernels: the scorer behind game records.
+
+A record is packed into arrays by ``dokosim.records``; this kernel replays it
+card by card and call by call with the same functions the simulator uses, and
+reports the first rule it breaks.
+"""
+import numpy as np
+from numba import prange
+
+from ..cards import C_MARRIAGE, C_SOLO_BASE
+from .jit import kernel, parallel_kernel
+from .layout import (
+    E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN, R_SOLO_MASK,
+    ST_LEN,
+)
+from .play import QC_MASK, call_error, card_error, make_call, play_card, setup_deal
+from .scoring import describe_state, score_deal
+
+# err row: kind, seat, card_index (1-based, 0 none), card, call level, named side, cards_played,
+# the offender's hand at that moment, the class led in the trick (-1 none)
+ERR_LEN = 9
+
+
+@kernel
+def contract_error(hands, contract, declarer, rules):
+    """E_OK if the reservations' contract is possible for these hands and rules."""
+    if contract == C_MARRIAGE and (hands[declarer] & QC_MASK) != QC_MASK:
+        return E_MARRIAGE_WITHOUT_QC
+    if contract >= C_SOLO_BASE and not (rules[R_SOLO_MASK] >> (contract - C_SOLO_BASE)) & 1:
+        return E_BAD_CONTRACT
+    return E_OK
+
+
+@kernel
+def replay_one(hands0, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
+               rules, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
+               items, res, err):
+    """Replay one record; fills res/items when complete, err[0] != 0 on the first violation."""
+    for i in range(ERR_LEN):
+        err[i] = 0
+    for s in range(4):
+        hands[s] = hands0[s]
+    e = contract_error(hands, contract, declarer, rules)
+    if e != E_OK:
+        err[0] = e
+        err[1] = declarer
+        return
+    setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask)
+    ci = 0
+    for k in range(n_play + 1):
+        while ci < n_calls and calls[ci, 0] == k:
+            seat = calls[ci, 1]
+            e = call_error(st, hands, seat, calls[ci, 2], calls[ci, 3])
+            if e != E_OK:
+                err[0] = e
+                err[1] = seat
+                err[4] = calls[ci, 2]
+                err[5] = calls[ci, 3]
+                err[6] = k
+                err[7] = hands[seat]
+                describe_state(st, res)
+                return
+            make_call(st, hands, seat, calls[ci, 2])
+            ci += 1
+        if k == n_play:
+            break
+        seat = st[P_TURN]
+        e = card_error(st, hands, seat, plays_in[k], plays, fclass, cmask)
+        if e != E_OK:
+            err[0] = e
+            err[1] = seat
+            err[2] = k + 1
+            err[3] = plays_in[k]
+            err[7] = hands[seat]
+            err[8] = fclass[plays[k - k % 4]] if k % 4 else -1
+            describe_state(st, res)
+            return
+        play_card(st, hands, plays_in[k], plays, play_seat, trick_winner, power, fclass, rules)
+    describe_state(st, res)
+    if st[P_NPLAYED] == 4 * st[P_HAND_SIZE]:
+        score_deal(st, plays, play_seat, trick_winner, items, res)
+
+
+@parallel_kernel
+def replay_batch(hands0, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
+                 rules, items, res, err):
+    """Replay many records in parallel; outputs are indexed like the inputs."""
+    n = hands0.shape[0]
+    n_chunks = min(n, 64)
+    for chunk in prange(n_chunks):
+        st = np.zeros(ST_LEN, dtype=np.int64)
+        hands = np.zeros(4, dtype=np.int64)
+        plays = np.zeros(48, dtype=np.int64)
+        play_seat = np.zeros(48, dtype=np.int64)
+        trick_winner = np.zeros(12, dtype=np.int64)
+        power = np.zeros(48, dtype=np.int64)
+        fclass = np.zeros(48, dtype=np.int64)
+        cmask = np.zeros(5, dtype=np.int64)
+        for r in range(chunk, n, n_chunks):
+            replay_one(hands0[r], dealer[r], contract[r], declarer[r], compulsory[r], plays_in[r],
+                       n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays, play_seat,
+                       trick_winner, power, fclass, cmask, items[r], res[r], err[r])

@@ -1,0 +1,354 @@
+"""Game records (``GAME_RECORD.md``): JSON <-> engine arrays, scoring and error messages.
+
+Records are checked for form here (JSON, fields, card names, the pack); every
+rule of play is checked by replaying them through the engine's kernels
+(``engine.replay``), so the scorer and the simulator share one implementation.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import (
+    C_MARRIAGE, C_NORMAL, C_SOLO_BASE, CONTRACT_NAMES, RANKS, SOLO_KINDS, SUIT_NAMES, card_name,
+    mask_cards, parse_card_type,
+)
+from .engine.layout import (
+    CALL_NAMES, ERROR_KINDS, ITEM_NAMES, N_ITEMS, RES_CLARIFY_TRICK, RES_CONTRACT, RES_DECLARER,
+    RES_EYES_RE, RES_LEN, RES_NPLAYED, RES_RE_MASK, RES_SCORE, RES_SOLOIST, RES_TRICKS_RE,
+    RES_VALUE, RES_WINNER, WINNER_NAMES,
+)
+from .engine.replay import ERR_LEN, replay_batch
+from .rules import Rules, RulesError, rules_from_object
+
+CALL_LEVEL = {"re": (1, 0), "kontra": (1, 1), "no90": (2, -1), "no60": (3, -1), "no30": (4, -1),
+              "schwarz": (5, -1)}
+MAX_CALLS = 16
+CLASS_NAMES = (*SUIT_NAMES, "trumps")
+
+
+class RecordError(Exception):
+    """A record that cannot be replayed; ``fields`` go into the error line."""
+
+    def __init__(self, kind: str, message: str, **fields):
+        super().__init__(message)
+        self.kind = kind
+        self.fields = fields
+
+
+@dataclass
+class PackedRecord:
+    """One record in engine form."""
+
+    rules: Rules
+    dealer: int
+    hands: list[int]           # int64 masks, physical copies assigned in seat order
+    contract: int              # C_NORMAL, C_MARRIAGE or a solo code
+    declarer: int
+    compulsory: bool
+    play: list[int]            # card types
+    calls: list[tuple[int, int, int, int]]  # (cards_played, seat, level, named side)
+
+
+_TOKEN_CACHE: dict[str, int] = {}
+
+
+def _card(token) -> int:
+    t = _TOKEN_CACHE.get(token) if isinstance(token, str) else None
+    if t is None:
+        if not isinstance(token, str):
+            raise RecordError("unknown_card", f"{token!r} is not a card name", card=str(token))
+        try:
+            t = parse_card_type(token)
+        except ValueError:
+            raise RecordError("unknown_card", f"{token!r} is not a card (rank {'/'.join(RANKS)}"
+                              " or 10, then suit C/S/H/D)", card=token) from None
+        _TOKEN_CACHE[token] = t
+    return t
+
+
+def _int_field(obj: dict, name: str, default, lo: int, hi: int) -> int:
+    value = obj.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise RecordError("bad_field", f"field {name!r} must be an integer from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def _parse_hands(raw, rules: Rules) -> list[int]:
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise RecordError("bad_field", "field 'hands' must be a list of 4 hands")
+    size = rules.hand_size
+    copies = [0] * 24
+    masks = []
+    for seat, hand in enumerate(raw):
+        tokens = hand.split() if isinstance(hand, str) else hand
+        if not isinstance(tokens, list):
+            raise RecordError("bad_field", f"hand of seat {seat} must be a string or a list of cards")
+        mask = 0
+        for tok in tokens:
+            t = _card(tok)
+            if copies[t] >= 2 or (rules.no_nines and t % 6 == 5):
+                raise RecordError("not_the_pack", f"{RANKS[t % 6] + 'CSHD'[t // 6]} appears more often "
+                                  "than the pack has it", card=RANKS[t % 6] + "CSHD"[t // 6])
+            mask |= 1 << (2 * t + copies[t])
+            copies[t] += 1
+        if len(tokens) != size:
+            raise RecordError("not_the_pack", f"seat {seat} holds {len(tokens)} cards, not {size}", seat=seat)
+        masks.append(mask)
+    return masks
+
+
+def _parse_contract(raw, hands_ok: bool) -> tuple[int, int, bool]:
+    if raw is None:
+        return C_NORMAL, -1, False
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        raise RecordError("bad_field", "field 'contract' must be an object with a 'type'")
+    kind = raw["type"]
+    if kind == "normal":
+        return C_NORMAL, -1, False
+    if kind == "marriage":
+        return C_MARRIAGE, _int_field(raw, "seat", None, 0, 3), False
+    if kind == "solo":
+        solo = raw.get("kind")
+        if solo not in SOLO_KINDS:
+            raise RecordError("bad_field", f"solo kind {solo!r} is not one of {', '.join(SOLO_KINDS)}")
+        compulsory = raw.get("compulsory", False)
+        if not isinstance(compulsory, bool):
+            raise RecordError("bad_field", f"field 'compulsory' must be true or false, got {compulsory!r}")
+        seat = _int_field(raw, "seat", None, 0, 3)
+        return C_SOLO_BASE + SOLO_KINDS.index(solo), seat, compulsory
+    if kind == "poverty":
+        seat = raw.get("seat")
+        raise RecordError("bad_contract", "a poverty contract needs the 'poverty' rules option",
+                          seat=seat if isinstance(seat, int) else None)
+    raise RecordError("bad_field", f"contract type {kind!r} is not one of normal, marriage, solo, poverty")
+
+
+def _parse_calls(raw, max_index: int) -> list[tuple[int, int, int, int]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RecordError("bad_field", "field 'announcements' must be a list")
+    if len(raw) > MAX_CALLS:
+        raise RecordError("bad_field", f"field 'announcements' has {len(raw)} calls; at most {MAX_CALLS} make sense")
+    calls = []
+    last = 0
+    for a in raw:
+        if not isinstance(a, dict):
+            raise RecordError("bad_field", "each announcement must be an object with seat, call, cards_played")
+        seat = _int_field(a, "seat", None, 0, 3)
+        call = a.get("call")
+        if call not in CALL_LEVEL:
+            raise RecordError("bad_field", f"announcement call {call!r} is not one of {', '.join(CALL_LEVEL)}")
+        k = _int_field(a, "cards_played", None, 0, max_index)
+        if k < last:
+            raise RecordError("bad_field", f"announcement cards_played {k} comes after {last}: "
+                              "calls must be listed in the order made")
+        last = k
+        level, side = CALL_LEVEL[call]
+        calls.append((k, seat, level, side))
+    return calls
+
+
+def parse_record(obj) -> PackedRecord:
+    """Check a record's form and pack it; RecordError or RulesError on a bad one."""
+    if not isinstance(obj, dict):
+        raise RecordError("bad_json", "the line is not a JSON object")
+    rules = rules_from_object(obj.get("rules", "ddv"))
+    dealer = _int_field(obj, "dealer", 3, 0, 3)
+    if "hands" not in obj:
+        raise RecordError("bad_field", "field 'hands' is missing")
+    hands = _parse_hands(obj["hands"], rules)
+    contract, declarer, compulsory = _parse_contract(obj.get("contract"), True)
+    n_cards = 4 * rules.hand_size
+    play_raw = obj.get("play", [])
+    if not isinstance(play_raw, list):
+        raise RecordError("bad_field", "field 'play' must be a list of cards")
+    if len(play_raw) > n_cards:
+        raise RecordError("bad_field", f"field 'play' has {len(play_raw)} cards; a deal has {n_cards}")
+    play = [_card(tok) for tok in play_raw]
+    calls = _parse_calls(obj.get("announcements"), n_cards - 1)
+    return PackedRecord(rules, dealer, hands, contract, declarer, compulsory, play, calls)
+
+
+def replay_records(packed: list[PackedRecord]):
+    """Replay packed records through the kernels; returns (res, items, err) arrays."""
+    n = len(packed)
+    hands = np.zeros((n, 4), dtype=np.int64)
+    dealer = np.zeros(n, dtype=np.int64)
+    contract = np.zeros(n, dtype=np.int64)
+    declarer = np.zeros(n, dtype=np.int64)
+    compulsory = np.zeros(n, dtype=np.int64)
+    plays = np.zeros((n, 48), dtype=np.int64)
+    n_play = np.zeros(n, dtype=np.int64)
+    calls = np.zeros((n, MAX_CALLS, 4), dtype=np.int64)
+    n_calls = np.zeros(n, dtype=np.int64)
+    rules_cache: dict[Rules, np.ndarray] = {}
+    rules = np.zeros((n, len(Rules().packed())), dtype=np.int64)
+    for i, p in enumerate(packed):
+        hands[i] = p.hands
+        dealer[i] = p.dealer
+        contract[i] = p.contract
+        declarer[i] = p.declarer
+        compulsory[i] = p.compulsory
+        if p.play:
+            plays[i, :len(p.play)] = p.play
+        n_play[i] = len(p.play)
+        if p.calls:
+            calls[i, :len(p.calls)] = p.calls
+        n_calls[i] = len(p.calls)
+        r = rules_cache.get(p.rules)
+        if r is None:
+            r = rules_cache[p.rules] = p.rules.packed()
+        rules[i] = r
+    plays *= 2  # card types -> the first physical copy; the kernel takes whichever copy is held
+    res = np.zeros((n, RES_LEN), dtype=np.int64)
+    items = np.zeros((n, 2, N_ITEMS), dtype=np.int64)
+    err = np.zeros((n, ERR_LEN), dtype=np.int64)
+    if n:
+        replay_batch(hands, dealer, contract, declarer, compulsory, plays, n_play, calls, n_calls,
+                     rules, items, res, err)
+    return res, items, err
+
+
+def _seats(mask: int) -> list[int]:
+    return [s for s in range(4) if mask >> s & 1]
+
+
+def _call_name(level: int, side: int) -> str:
+    return "kontra" if level == 1 and side == 1 else CALL_NAMES[level]
+
+
+def error_output(p: PackedRecord, err: np.ndarray) -> dict:
+    """The GAME_RECORD error object (without ``line``) for a kernel-reported violation."""
+    kind = ERROR_KINDS[int(err[0])]
+    seat = int(err[1])
+    out: dict = {"ok": False, "kind": kind, "seat": seat}
+    if kind in ("not_in_hand", "follow_suit"):
+        index = int(err[2])
+        trick = (index - 1) // 4 + 1
+        card = card_name(int(err[3]))
+        out.update(trick=trick, card_index=index, card=card)
+        if kind == "not_in_hand":
+            out["error"] = f"trick {trick}, seat {seat} played {card} but does not hold it"
+        else:
+            led = int(err[8])
+            from .cards import FOLLOW_CLASS
+            from .engine.play import contract_scheme
+            scheme = contract_scheme(p.contract)
+            held = [card_name(c) for c in mask_cards(int(err[7])) if FOLLOW_CLASS[scheme, c] == led]
+            out["error"] = (f"trick {trick}, seat {seat} played {card} but must follow "
+                            f"{CLASS_NAMES[led]} (holds {' '.join(held)})")
+    elif kind in ("marriage_without_qc", "bad_contract"):
+        if kind == "marriage_without_qc":
+            out["error"] = f"seat {seat} declared a marriage without holding both QC"
+        else:
+            solo = SOLO_KINDS[p.contract - C_SOLO_BASE]
+            out["error"] = (f"seat {seat} declared a {solo} solo, which these rules do not allow "
+                            f"(solos: {', '.join(p.rules.solos)})")
+    else:
+        call = _call_name(int(err[4]), int(err[5]))
+        if call != "kontra" and int(err[5]) == 1:
+            call = "kontra"
+        k = int(err[6])
+        held = bin(int(err[7])).count("1")
+        out.update(call=call, cards_played=k)
+        what = f"seat {seat} said {call} with {k} cards played (holding {held})"
+        out["error"] = what + {
+            "wrong_side": f", but seat {seat} does not play for that side",
+            "before_clarification": ", before the marriage's clarifying trick was complete",
+            "no_raise": ", which does not raise its side's level",
+            "announcement_too_late": ", too late for that call (or a level it skips)",
+            "denial_after_late_reply": ", but its side's Re/Kontra was a late reply, which bars denials",
+        }[kind]
+    return out
+
+
+def result_output(p: PackedRecord, res: np.ndarray, items: np.ndarray) -> dict:
+    """The GAME_RECORD result object (without ``line``) of a replayed record."""
+    contract = CONTRACT_NAMES[int(res[RES_CONTRACT])]
+    n_played = int(res[RES_NPLAYED])
+    if n_played < 4 * p.rules.hand_size:
+        out = {"ok": True, "complete": False, "contract": contract, "cards_played": n_played}
+        if p.contract != C_MARRIAGE or res[RES_CLARIFY_TRICK]:
+            out["re_seats"] = _seats(int(res[RES_RE_MASK]))
+        return out
+    soloist = int(res[RES_SOLOIST])
+    declarer = int(res[RES_DECLARER])
+    eyes_re = int(res[RES_EYES_RE])
+    tricks_re = int(res[RES_TRICKS_RE])
+    points = [{"side": ("re", "kontra")[side], "item": ITEM_NAMES[i]}
+              for side in range(2) for i in range(N_ITEMS) for _ in range(int(items[side, i]))]
+    winner = WINNER_NAMES[int(res[RES_WINNER])]
+    return {
+        "ok": True,
+        "contract": contract,
+        "soloist": soloist if soloist >= 0 else None,
+        "declarer": declarer if declarer >= 0 else None,
+        "re_seats": _seats(int(res[RES_RE_MASK])),
+        "eyes": {"re": eyes_re, "kontra": 240 - eyes_re},
+        "tricks": {"re": tricks_re, "kontra": p.rules.hand_size - tricks_re},
+        "winner": None if winner == "none" else winner,
+        "game_value": int(res[RES_VALUE]),
+        "points": points,
+        "score": [int(x) for x in res[RES_SCORE:RES_SCORE + 4]],
+    }
+
+
+def score_objects(objects: Iterable) -> list[dict]:
+    """Score parsed JSON records; one output dict per input, ``line`` numbered from 1."""
+    outputs: list[dict | None] = []
+    packed: list[PackedRecord] = []
+    where: list[int] = []
+    for i, obj in enumerate(objects):
+        try:
+            packed.append(parse_record(obj))
+            where.append(i)
+            outputs.append(None)
+        except (RecordError, RulesError) as exc:
+            outputs.append(_form_error(exc))
+    res, items, err = replay_records(packed)
+    for j, i in enumerate(where):
+        if err[j, 0]:
+            outputs[i] = error_output(packed[j], err[j])
+        else:
+            outputs[i] = result_output(packed[j], res[j], items[j])
+    return [{"line": i + 1, **o} for i, o in enumerate(outputs)]
+
+
+def _form_error(exc: Exception) -> dict:
+    kind = getattr(exc, "kind", "bad_field")
+    out = {"ok": False, "kind": kind}
+    out.update({k: v for k, v in getattr(exc, "fields", {}).items() if v is not None})
+    out["error"] = str(exc)
+    return out
+
+
+def score_lines(lines: Iterable[str]) -> Iterator[dict]:
+    """Score JSON Lines text; blank lines are skipped but keep their line numbers."""
+    numbered: list[tuple[int, object]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            numbered.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            numbered.append((number, _BadJson(str(exc))))
+    good = [(n, o) for n, o in numbered if not isinstance(o, _BadJson)]
+    scored = score_objects([o for _, o in good])
+    by_number = {n: s for (n, _), s in zip(good, scored)}
+    for number, obj in numbered:
+        if isinstance(obj, _BadJson):
+            yield {"line": number, "ok": False, "kind": "bad_json", "error": f"line is not JSON: {obj.message}"}
+        else:
+            out = by_number[number]
+            out["line"] = number
+            yield out
+
+
+class _BadJson:
+    def __init__(self, message: str):
+        self.message = message
