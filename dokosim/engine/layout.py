@@ -106,3 +106,22 @@ ERROR_KINDS = (
 )
 
 CALL_NAMES = ("", "re", "no90", "no60", "no30", "schwarz")  # by level; level 1 of Kontra is "kontra"
+
+# ---- one simulated deal's row (``out`` array of the simulator; dataset columns of the same names)
+OUT_COLUMNS = (
+    "deal_id", "dealer", "hand_0", "hand_1", "hand_2", "hand_3", "contract", "declarer",
+    "re_mask", "eyes_re", "tricks_re", "calls_re", "calls_kontra", "first_call_re",
+    "first_call_kontra", "soloist", "clarifying_trick", "winner", "game_value",
+    "score_0", "score_1", "score_2", "score_3", "fox_re", "fox_kontra", "doppelkopf_re",
+    "doppelkopf_kontra", "charlie_re", "charlie_kontra", "against_the_queens",
+)
+(O_DEAL_ID, O_DEALER, O_HAND, _h1, _h2, _h3, O_CONTRACT, O_DECLARER, O_RE_MASK, O_EYES_RE,
+ O_TRICKS_RE, O_CALLS_RE, O_CALLS_KO, O_FIRST_RE, O_FIRST_KO, O_SOLOIST, O_CLARIFY, O_WINNER,
+ O_VALUE, O_SCORE, _s1, _s2, _s3, O_FOX_RE, O_FOX_KO, O_DOKO_RE, O_DOKO_KO, O_CHARLIE_RE,
+ O_CHARLIE_KO, O_AGAINST_QUEENS) = range(len(OUT_COLUMNS))
+OUT_LEN = len(OUT_COLUMNS)
+MAX_CALL_LOG = 12     # calls kept per deal with --keep-play (cards_played, seat, level)
+
+# reservation choices offered to strategies (bit i of the legal mask = choice i)
+RES_HEALTHY = 0       # 1 + k: solo of kind k (cards.SOLO_KINDS); RES_MARRIAGE: marriage
+RES_MARRIAGE = 8

@@ -149,13 +149,13 @@ def card_error(st, hands, seat, card, plays, fclass, cmask):
 
 
 @kernel
-def trick_winner_offset(plays, start, power, fclass, dulle, last_trick):
-    """Offset (0..3) of the winning card of the trick starting at plays[start]."""
+def best_offset(plays, start, count, power, fclass, dulle, last_trick):
+    """Offset (0..count-1) of the card winning so far among ``count`` cards from plays[start]."""
     best = 0
     best_card = plays[start]
     led = fclass[best_card]
     best_trump = led == TRUMP
-    for i in range(1, 4):
+    for i in range(1, count):
         c = plays[start + i]
         k = fclass[c]
         wins = False
@@ -212,7 +212,7 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, ru
     trick = st[P_TRICK]
     start = n - 4
     last = trick == st[P_HAND_SIZE] - 1
-    winner = play_seat[start + trick_winner_offset(plays, start, power, fclass, rules[R_DULLE], last)]
+    winner = play_seat[start + best_offset(plays, start, 4, power, fclass, rules[R_DULLE], last)]
     trick_winner[trick] = winner
     st[P_TRICK] = trick + 1
     st[P_LEADER] = winner

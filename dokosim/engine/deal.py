@@ -1,0 +1,58 @@
+"""Dealing and the reservations: which contract a deal is played under."""
+import numpy as np
+
+from ..cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
+from .jit import kernel
+from .layout import R_SOLO_MASK, RES_HEALTHY, RES_MARRIAGE
+from .play import QC_MASK
+from .rng import below
+
+
+@kernel
+def deal_hands(rng, deck, hands, dealer):
+    """Shuffle the 48 cards with ``rng`` and give 12 to each seat, starting at the dealer's left."""
+    for i in range(48):
+        deck[i] = i
+    for i in range(47, 0, -1):
+        j = below(rng, i + 1)
+        x = deck[i]
+        deck[i] = deck[j]
+        deck[j] = x
+    for s in range(4):
+        hands[s] = 0
+    for i in range(48):
+        seat = (dealer + 1 + i // 12) % 4
+        hands[seat] |= np.int64(1) << deck[i]
+
+
+@kernel
+def reservation_options(hand, rules):
+    """Bit mask of the reservations a hand may make (bit RES_HEALTHY, 1 + solo kind, RES_MARRIAGE)."""
+    m = np.int64(1) << RES_HEALTHY
+    m |= (rules[R_SOLO_MASK] & 127) << 1
+    if (hand & QC_MASK) == QC_MASK:
+        m |= np.int64(1) << RES_MARRIAGE
+    return m
+
+
+@kernel
+def resolve_reservations(choices, dealer, out):
+    """Contract from the four seats' choices (solo > marriage; earlier speaker first).
+
+    Writes (contract code, declarer) into out[0], out[1].
+    """
+    out[0] = C_NORMAL
+    out[1] = -1
+    for i in range(4):
+        seat = (dealer + 1 + i) % 4
+        ch = choices[seat]
+        if 1 <= ch <= 7:
+            out[0] = C_SOLO_BASE + ch - 1
+            out[1] = seat
+            return
+    for i in range(4):
+        seat = (dealer + 1 + i) % 4
+        if choices[seat] == RES_MARRIAGE:
+            out[0] = C_MARRIAGE
+            out[1] = seat
+            return

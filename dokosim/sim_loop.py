@@ -1,0 +1,182 @@
+"""The simulator's deal loop (template).
+
+This file is not imported as it stands: ``dokosim.strategies.registry`` copies
+it into a generated module whose header defines ``choose_reservation``,
+``choose_call`` and ``choose_card`` (one if/elif chain over the strategy ids in
+use), so that numba inlines the strategies and caches the result. The rules are
+not here: every step calls the engine's kernels.
+"""
+import numpy as np
+from numba import prange
+
+from dokosim.cards import C_MARRIAGE, C_NORMAL
+from dokosim.engine.bits import popcount
+from dokosim.engine.deal import deal_hands, reservation_options, resolve_reservations
+from dokosim.engine.jit import kernel, parallel_kernel
+from dokosim.engine.layout import (
+    H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
+    MAX_CALL_LOG, N_ITEMS, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
+    O_CLARIFY, O_CONTRACT, O_DEAL_ID, O_DEALER, O_DECLARER, O_DOKO_KO, O_DOKO_RE, O_EYES_RE,
+    O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
+    O_TRICKS_RE, O_VALUE, O_WINNER, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
+    P_FIRST_RE, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SHIFT, P_TURN, PUBLIC_LEN,
+    RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
+)
+from dokosim.engine.play import legal_calls, legal_mask, make_call, play_card, setup_deal
+from dokosim.engine.rng import seed_stream
+from dokosim.engine.scoring import score_deal
+
+# DISPATCH: the generated header replaces this line
+
+CONTROL_LEN = 6
+(CTL_DEALER, CTL_FORCE_CONTRACT, CTL_FORCE_DECLARER, CTL_COMPULSORY, CTL_CALLS,
+ CTL_KEEP_PLAY) = range(CONTROL_LEN)
+
+
+@kernel
+def calls_possible(st, hands):
+    """False once no seat holds enough cards for any call (saves offering calls late in a deal)."""
+    if st[P_CLARIFIED] == 0:
+        return False
+    most = 0
+    for s in range(4):
+        held = popcount(hands[s])
+        if held > most:
+            most = held
+    # the most lenient limit is a reply after schwarz: hand size - 5 - shift - 1
+    return most >= st[P_HAND_SIZE] - 6 - st[P_SHIFT]
+
+
+@kernel
+def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands, hands0, deck,
+                  plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
+                  contract_out, out_row, play_log, call_log):
+    """Deal, resolve the contract, play and score deal ``deal_id``; write its row into out_row."""
+    seed_stream(rng, seed, deal_id, 0)
+    dealer = control[CTL_DEALER]
+    if dealer < 0:
+        dealer = deal_id % 4
+    deal_hands(rng, deck, hands, dealer)
+    for s in range(4):
+        hands0[s] = hands[s]
+    forced = control[CTL_FORCE_CONTRACT]
+    compulsory = False
+    if forced >= 0:
+        contract = forced
+        declarer = control[CTL_FORCE_DECLARER]
+        compulsory = control[CTL_COMPULSORY] == 1
+        if forced == C_MARRIAGE:
+            declarer = -1
+            for s in range(4):
+                if (reservation_options(hands[s], rules) >> 8) & 1:
+                    declarer = s
+            if declarer < 0:
+                contract = C_NORMAL
+    else:
+        for i in range(ST_LEN):
+            st[i] = 0
+        st[P_DEALER] = dealer
+        st[P_HAND_SIZE] = popcount(hands[0])
+        for s in range(4):
+            choices[s] = choose_reservation(strategy_ids[s], s, hands[s],  # noqa: F821
+                                            reservation_options(hands[s], rules), st[:PUBLIC_LEN],
+                                            rules, params[s], rng)
+        resolve_reservations(choices, dealer, contract_out)
+        contract = contract_out[0]
+        declarer = contract_out[1]
+    setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask)
+    pub = st[:PUBLIC_LEN]
+    n_cards = 4 * st[P_HAND_SIZE]
+    n_calls = 0
+    for k in range(n_cards):
+        if control[CTL_CALLS] and calls_possible(st, hands):
+            first = st[P_TURN]
+            for i in range(4):
+                seat = (first + i) % 4
+                legal = legal_calls(st, hands, seat)
+                if legal:
+                    level = choose_call(strategy_ids[seat], seat, hands[seat], legal, pub,  # noqa: F821
+                                        plays, play_seat, trick_winner, power, fclass, cmask,
+                                        rules, params[seat], rng)
+                    if level > 0 and (legal >> level) & 1:
+                        make_call(st, hands, seat, level)
+                        if control[CTL_KEEP_PLAY] and n_calls < MAX_CALL_LOG:
+                            call_log[n_calls, 0] = k
+                            call_log[n_calls, 1] = seat
+                            call_log[n_calls, 2] = level
+                            n_calls += 1
+        seat = st[P_TURN]
+        legal = legal_mask(st, hands[seat], plays, fclass, cmask)
+        card = choose_card(strategy_ids[seat], seat, hands[seat], legal, pub, plays,  # noqa: F821
+                           play_seat, trick_winner, power, fclass, cmask, rules, params[seat], rng)
+        if card < 0 or not (legal >> card) & 1:
+            card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
+            card = popcount(card - 1)
+        play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, rules)
+    score_deal(st, plays, play_seat, trick_winner, items, res)
+    if control[CTL_KEEP_PLAY]:
+        for k in range(n_cards):
+            play_log[k] = plays[k]
+        for i in range(n_calls, MAX_CALL_LOG):
+            call_log[i, 0] = -1
+    out_row[O_DEAL_ID] = deal_id
+    out_row[O_DEALER] = dealer
+    for s in range(4):
+        out_row[O_HAND + s] = hands0[s]
+        out_row[O_SCORE + s] = res[RES_SCORE + s]
+    out_row[O_CONTRACT] = st[H_CONTRACT]
+    out_row[O_DECLARER] = st[P_DECLARER]
+    out_row[O_RE_MASK] = st[H_RE_MASK]
+    out_row[O_EYES_RE] = res[RES_EYES_RE]
+    out_row[O_TRICKS_RE] = res[RES_TRICKS_RE]
+    out_row[O_CALLS_RE] = st[P_LEVEL_RE]
+    out_row[O_CALLS_KO] = st[P_LEVEL_KO]
+    out_row[O_FIRST_RE] = st[P_FIRST_RE]
+    out_row[O_FIRST_KO] = st[P_FIRST_KO]
+    out_row[O_SOLOIST] = st[H_SOLOIST]
+    out_row[O_CLARIFY] = st[P_CLARIFY_TRICK]
+    out_row[O_WINNER] = res[RES_WINNER]
+    out_row[O_VALUE] = res[RES_VALUE]
+    out_row[O_FOX_RE] = items[0, I_FOX]
+    out_row[O_FOX_KO] = items[1, I_FOX]
+    out_row[O_DOKO_RE] = items[0, I_DOPPELKOPF]
+    out_row[O_DOKO_KO] = items[1, I_DOPPELKOPF]
+    out_row[O_CHARLIE_RE] = items[0, I_CHARLIE]
+    out_row[O_CHARLIE_KO] = items[1, I_CHARLIE]
+    out_row[O_AGAINST_QUEENS] = items[1, I_AGAINST_QUEENS]
+
+
+@parallel_kernel
+def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_ids, params, out,
+                   play_out, call_out):
+    """Play deals first_deal_id .. first_deal_id + n - 1 into ``out`` (n x OUT_LEN).
+
+    The deals are cut into ``n_blocks`` blocks (a few per thread); each block
+    allocates its scratch once. Rows depend only on (seed, deal_id).
+    ``play_out`` (n x 48) and ``call_out`` (n x MAX_CALL_LOG x 3) are filled when
+    control[CTL_KEEP_PLAY] is 1 (else they may have one row).
+    """
+    for b in prange(n_blocks):
+        st = np.zeros(ST_LEN, dtype=np.int64)
+        hands = np.zeros(4, dtype=np.int64)
+        hands0 = np.zeros(4, dtype=np.int64)
+        deck = np.zeros(48, dtype=np.int64)
+        plays = np.zeros(48, dtype=np.int64)
+        play_seat = np.zeros(48, dtype=np.int64)
+        trick_winner = np.zeros(12, dtype=np.int64)
+        power = np.zeros(48, dtype=np.int64)
+        fclass = np.zeros(48, dtype=np.int64)
+        cmask = np.zeros(5, dtype=np.int64)
+        items = np.zeros((2, N_ITEMS), dtype=np.int64)
+        res = np.zeros(RES_LEN, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        choices = np.zeros(4, dtype=np.int64)
+        contract_out = np.zeros(2, dtype=np.int64)
+        keep = control[CTL_KEEP_PLAY] == 1
+        lo = b * n // n_blocks
+        hi = (b + 1) * n // n_blocks
+        for i in range(lo, hi):
+            j = i if keep else 0
+            play_one_deal(seed, first_deal_id + i, control, rules, strategy_ids, params, st, hands,
+                          hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
+                          items, res, rng, choices, contract_out, out[i], play_out[j], call_out[j])

@@ -1,0 +1,201 @@
+"""``dokosim.simulate``: deal and play many deals, returning a DataFrame or writing a dataset."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from . import __version__
+from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, SOLO_KINDS
+from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
+from .engine.layout import MAX_CALL_LOG, OUT_LEN
+from .rules import Rules, rules_from_object
+from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel
+
+FORCEABLE = ("normal", "marriage", *[f"{k}_solo" for k in SOLO_KINDS])
+DEFAULT_CHUNK = 250_000
+
+
+class SimulationError(ValueError):
+    """Bad arguments to simulate (each message names the bad value and what is valid)."""
+
+
+@dataclass
+class SimulationPlan:
+    """Everything that decides the rows of a run (the dataset manifest's identity)."""
+
+    deals: int
+    seed: int = 0
+    rules: Rules = field(default_factory=Rules)
+    strategies: list[Strategy] = field(default_factory=list)
+    dealer: int | None = None
+    contract: str | None = None
+    declarer: int = 0
+    compulsory: bool = False
+    calls: bool = True
+    keep_play: bool = False
+    chunk_size: int = DEFAULT_CHUNK
+
+    def control(self) -> np.ndarray:
+        """The control vector of sim_loop (CTL_*)."""
+        forced = -1
+        if self.contract == "normal":
+            forced = C_NORMAL
+        elif self.contract == "marriage":
+            forced = C_MARRIAGE
+        elif self.contract is not None:
+            forced = C_SOLO_BASE + SOLO_KINDS.index(self.contract[:-len("_solo")])
+        return np.array([-1 if self.dealer is None else self.dealer, forced, self.declarer,
+                         int(self.compulsory), int(self.calls), int(self.keep_play)], dtype=np.int64)
+
+    def manifest(self) -> dict:
+        return {
+            "dokosim_version": __version__, "schema_version": SCHEMA_VERSION,
+            "seed": self.seed, "deals": self.deals, "chunk_size": self.chunk_size,
+            "rules": self.rules.to_dict(), "strategies": [s.name for s in self.strategies],
+            "params": [s.params for s in self.strategies], "dealer": self.dealer,
+            "contract": self.contract, "declarer": self.declarer if self.contract else None,
+            "compulsory": self.compulsory, "calls": self.calls, "keep_play": self.keep_play,
+        }
+
+
+def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=None, dealer=None,
+              contract=None, declarer=0, compulsory=False, calls=True, keep_play=False,
+              chunk_size=DEFAULT_CHUNK) -> SimulationPlan:
+    """Validate simulate's arguments into a plan (SimulationError / StrategyError on bad ones)."""
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 0:
+        raise SimulationError(f"deals must be a whole number >= 0, got {deals!r}")
+    if not 0 <= int(seed) < 2**63:
+        raise SimulationError(f"seed must be from 0 to 2**63-1, got {seed!r}")
+    if chunk_size < 1:
+        raise SimulationError(f"chunk size must be >= 1, got {chunk_size!r}")
+    names = strategy.split(",") if isinstance(strategy, str) else list(strategy)
+    names = [n.strip() for n in names]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4:
+        raise SimulationError(f"give one strategy or four (one per seat), got {len(names)}: {','.join(names)}")
+    params = params or {}
+    strategies = []
+    for seat, name in enumerate(names):
+        overrides = {**params.get("*", {}), **params.get(name, {}), **params.get(seat, {})}
+        strategies.append(resolve(name, overrides))
+    if dealer is not None and dealer not in range(4):
+        raise SimulationError(f"dealer must be a seat 0-3, got {dealer!r}")
+    if contract is not None and contract not in FORCEABLE:
+        raise SimulationError(f"unknown contract {contract!r}; valid: {', '.join(FORCEABLE)}")
+    if declarer not in range(4):
+        raise SimulationError(f"declarer must be a seat 0-3, got {declarer!r}")
+    if compulsory and not (contract or "").endswith("_solo"):
+        raise SimulationError("compulsory needs a forced solo contract (e.g. contract='queens_solo')")
+    return SimulationPlan(int(deals), int(seed), rules_from_object(rules), strategies, dealer,
+                          contract, declarer, compulsory, calls, keep_play, int(chunk_size))
+
+
+def kernel_for(plan: SimulationPlan):
+    """The compiled simulation module and the per-seat strategy ids and parameters."""
+    modules: list[str] = []
+    for s in plan.strategies:
+        if s.module_path not in modules:
+            modules.append(s.module_path)
+    ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
+    params = np.zeros((4, MAX_PARAMS), dtype=np.float64)
+    for seat, s in enumerate(plan.strategies):
+        params[seat] = s.param_vector()
+    return simulation_kernel(modules), ids, params
+
+
+def run_rows(plan: SimulationPlan, first: int, n: int, kernel=None):
+    """Simulate deals first .. first+n-1; returns (rows, plays, calls) arrays."""
+    module, ids, params = kernel or kernel_for(plan)
+    out = np.zeros((n, OUT_LEN), dtype=np.int64)
+    keep = n if plan.keep_play else 1
+    plays = np.zeros((keep, 48), dtype=np.int64)
+    calls = np.zeros((keep, MAX_CALL_LOG, 3), dtype=np.int64)
+    if n:
+        n_blocks = min(n, 4 * numba.get_num_threads())
+        module.simulate_chunk(plan.seed, first, n, n_blocks, plan.control(), plan.rules.packed(), ids,
+                              params, out, plays, calls)
+    return out, plays, calls
+
+
+def chunk_frame(plan: SimulationPlan, first: int, n: int, kernel=None) -> pl.DataFrame:
+    """The dataset rows of deals first .. first+n-1 as a DataFrame."""
+    out, plays, calls = run_rows(plan, first, n, kernel)
+    frame = frame_from_rows(out, [s.name for s in plan.strategies])
+    if plan.keep_play:
+        from .records import records_from_rows
+        frame = frame.with_columns(pl.Series("record", records_from_rows(plan, out, plays, calls)))
+    return frame
+
+
+def _progress(total: int, quiet: bool, initial: int = 0):
+    from tqdm import tqdm
+    disable = quiet or not sys.stderr.isatty()
+    return tqdm(total=total, initial=initial, unit=" deals", unit_scale=True, disable=disable,
+                smoothing=0.1, dynamic_ncols=True)
+
+
+def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=None, threads=None,
+             chunk_size: int = DEFAULT_CHUNK, params=None, dealer=None, contract=None, declarer=0,
+             compulsory=False, calls=True, keep_play=False, quiet=True):
+    """Deal and play ``deals`` deals; each row depends only on (seed, deal_id).
+
+    ``strategy``: a name for all seats, ``"a,b,c,d"`` or a list of four.
+    ``params``: ``{seat or name or "*": {param: value}}``. ``contract``: force
+    ``normal``, ``marriage`` or ``<kind>_solo`` (declared by seat ``declarer``;
+    ``compulsory=True``: the soloist leads). ``calls=False`` switches
+    announcements off. Without ``out`` returns a polars DataFrame; with ``out``
+    (a directory) writes a Parquet dataset there, resuming an interrupted run,
+    and returns its path.
+    """
+    plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
+                     calls, keep_play, chunk_size)
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise SimulationError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
+        numba.set_num_threads(threads)
+    kernel = kernel_for(plan)
+    n_chunks = -(-plan.deals // plan.chunk_size)
+    bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
+              for i in range(n_chunks)]
+    if out is None:
+        frames = []
+        with _progress(plan.deals, quiet) as bar:
+            for _, first, n in bounds:
+                frames.append(chunk_frame(plan, first, n, kernel))
+                bar.update(n)
+        if frames:
+            return pl.concat(frames)
+        return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
+    directory = Path(out)
+    done = prepare(directory, plan.manifest())
+    todo = [b for b in bounds if b[0] not in done]
+    with _progress(plan.deals, quiet, initial=plan.deals - sum(b[2] for b in todo)) as bar:
+        for index, first, n in todo:
+            write_chunk(directory, index, chunk_frame(plan, first, n, kernel))
+            bar.update(n)
+    return directory
+
+
+def summary(frame: pl.DataFrame) -> dict:
+    """Contracts, win rates and mean values of a run, for the CLI."""
+    n = frame.height
+    by_contract = (frame.group_by("contract")
+                   .agg(pl.len().alias("deals"), (pl.col("winner") == "re").mean().alias("re_wins"),
+                        pl.col("game_value").mean().alias("mean_value"))
+                   .sort("deals", descending=True))
+    return {
+        "deals": n,
+        "re_win_rate": float((frame["winner"] == "re").mean()) if n else None,
+        "mean_game_value": float(frame["game_value"].mean()) if n else None,
+        "contracts": {r["contract"]: {"deals": r["deals"], "share": r["deals"] / n,
+                                      "re_win_rate": r["re_wins"], "mean_game_value": r["mean_value"]}
+                      for r in by_contract.iter_rows(named=True)},
+        "mean_score": {f"seat_{s}": float(frame[f"score_{s}"].cast(pl.Float64).mean()) if n else None
+                       for s in range(4)},
+    }

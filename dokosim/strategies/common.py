@@ -1,0 +1,106 @@
+"""Helpers strategies share: what the table shows about the current trick and the parties.
+
+Every helper reads only the observation a seat is given (its own hand, the
+public state ``pub`` = ``st[:PUBLIC_LEN]``, the cards played and by whom, and
+the deal's public ranking tables).
+"""
+from ..cards import EYES, TRUMP
+from ..engine.bits import lowest_bit_index
+from ..engine.jit import kernel
+from ..engine.layout import P_KNOWN_KO, P_KNOWN_RE, P_NPLAYED, R_DULLE
+from ..engine.play import QC_MASK, best_offset
+
+
+@kernel
+def trick_start(pub):
+    n = pub[P_NPLAYED]
+    return n - n % 4
+
+
+@kernel
+def trick_eyes_so_far(pub, plays):
+    total = 0
+    for k in range(trick_start(pub), pub[P_NPLAYED]):
+        total += EYES[plays[k]]
+    return total
+
+
+@kernel
+def winning_seat_so_far(pub, plays, play_seat, power, fclass, rules):
+    """Seat whose card is winning the current trick, -1 if the trick is empty."""
+    start = trick_start(pub)
+    count = pub[P_NPLAYED] - start
+    if count == 0:
+        return -1
+    return play_seat[start + best_offset(plays, start, count, power, fclass, rules[R_DULLE], False)]
+
+
+@kernel
+def would_win(card, pub, plays, power, fclass):
+    """True when ``card`` played now would beat every card already in the trick."""
+    start = trick_start(pub)
+    n = pub[P_NPLAYED]
+    if n == start:
+        return True
+    led = fclass[plays[start]]
+    k = fclass[card]
+    for i in range(start, n):
+        c = plays[i]
+        if fclass[c] == TRUMP:
+            if k != TRUMP or power[card] <= power[c]:
+                return False
+        elif fclass[c] == led:
+            if k != TRUMP and (k != led or power[card] <= power[c]):
+                return False
+    return True
+
+
+@kernel
+def own_side_is_re(seat, hand, pub):
+    """The seat's own party as it knows it: Re if it holds a QC or the table knows it is Re."""
+    if (pub[P_KNOWN_RE] >> seat) & 1:
+        return True
+    if (pub[P_KNOWN_KO] >> seat) & 1:
+        return False
+    return (hand & QC_MASK) != 0
+
+
+@kernel
+def is_known_partner(seat, other, hand, pub):
+    """True when the seat knows ``other`` plays on its side."""
+    if other == seat:
+        return True
+    if own_side_is_re(seat, hand, pub):
+        return (pub[P_KNOWN_RE] >> other) & 1 == 1
+    return (pub[P_KNOWN_KO] >> other) & 1 == 1
+
+
+@kernel
+def count_trumps(hand, fclass):
+    n = 0
+    m = hand
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if fclass[c] == TRUMP:
+            n += 1
+    return n
+
+
+@kernel
+def extreme_card(mask, power, fclass, highest):
+    """Highest (or lowest) card of a mask by (trump first, power); ties by eyes for the lowest."""
+    best = -1
+    best_key = 0
+    m = mask
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        key = power[c] + (1000 if fclass[c] == TRUMP else 0)
+        if not highest:
+            key = key * 16 + EYES[c]
+        if best < 0 or (highest and key > best_key) or (not highest and key < best_key):
+            best = c
+            best_key = key
+    return best
+

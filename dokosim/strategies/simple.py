@@ -1,0 +1,75 @@
+"""``simple``: a short, readable baseline player.
+
+Cards: takes a trick worth taking with its highest winning card (its lowest
+when it plays last), leaves tricks its known partner is winning, and otherwise
+throws its lowest card; leads a plain ace when it has one, else its lowest card.
+Reservations: a solo with many trumps, a marriage when it can. Calls: Re or
+Kontra with many trumps, never a denial.
+"""
+from ..cards import CLASS_MASK, SOLO_SCHEME, TRUMP
+from ..engine.bits import popcount
+from ..engine.jit import kernel
+from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE
+from .common import (
+    count_trumps, extreme_card, is_known_partner, trick_eyes_so_far, trick_start,
+    winning_seat_so_far, would_win,
+)
+
+NAME = "simple"
+PARAMS = {
+    "solo_trumps": (10.0, "trumps needed to declare a suit, queens or jacks solo"),
+    "call_trumps": (7.0, "trumps needed to say Re or Kontra"),
+    "worth_taking": (10.0, "eyes already in a trick that make it worth winning"),
+}
+ACES = sum(3 << (12 * suit) for suit in range(4))  # both aces of every suit
+
+
+@kernel
+def reserve(seat, hand, options, pub, rules, params, rng):
+    best = RES_HEALTHY
+    best_trumps = params[0] - 1
+    for kind in range(6):  # fleischlos needs aces, not trumps: left out
+        if (options >> (1 + kind)) & 1:
+            n = popcount(hand & CLASS_MASK[SOLO_SCHEME[kind], TRUMP])
+            if n > best_trumps:
+                best_trumps = n
+                best = 1 + kind
+    if best == RES_HEALTHY and (options >> RES_MARRIAGE) & 1:
+        return RES_MARRIAGE
+    return best
+
+
+@kernel
+def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    if (legal >> 1) & 1 and count_trumps(hand, fclass) >= params[1]:
+        return 1
+    return 0
+
+
+@kernel
+def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    n = pub[P_NPLAYED]
+    if n == trick_start(pub):
+        aces = legal & ACES
+        m = aces
+        while m:
+            c = extreme_card(m, power, fclass, True)
+            if fclass[c] != TRUMP:
+                return c
+            m &= ~(1 << c)
+        return extreme_card(legal, power, fclass, False)
+    leader = winning_seat_so_far(pub, plays, play_seat, power, fclass, rules)
+    if is_known_partner(seat, leader, hand, pub):
+        return extreme_card(legal, power, fclass, False)
+    winners = 0
+    m = legal
+    while m:
+        c = m & -m
+        m ^= c
+        idx = popcount(c - 1)
+        if would_win(idx, pub, plays, power, fclass):
+            winners |= c
+    last = n % 4 == 3
+    if winners and (last or trick_eyes_so_far(pub, plays) >= params[2]):
+        return extreme_card(winners, power, fclass, not last)
+    return extreme_card(legal, power, fclass, False)
