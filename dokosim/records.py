@@ -218,7 +218,8 @@ def _seats(mask: int) -> list[int]:
     return [s for s in range(4) if mask >> s & 1]
 
 
-def _call_name(level: int, side: int) -> str:
+def call_name(level: int, side: int) -> str:
+    """Record name of raising a side (0 Re, 1 Kontra) to ``level``."""
     return "kontra" if level == 1 and side == 1 else CALL_NAMES[level]
 
 
@@ -250,7 +251,7 @@ def error_output(p: PackedRecord, err: np.ndarray) -> dict:
             out["error"] = (f"seat {seat} declared a {solo} solo, which these rules do not allow "
                             f"(solos: {', '.join(p.rules.solos)})")
     else:
-        call = _call_name(int(err[4]), int(err[5]))
+        call = call_name(int(err[4]), int(err[5]))
         if call != "kontra" and int(err[5]) == 1:
             call = "kontra"
         k = int(err[6])
@@ -352,3 +353,72 @@ def score_lines(lines: Iterable[str]) -> Iterator[dict]:
 class _BadJson:
     def __init__(self, message: str):
         self.message = message
+
+
+def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules: Rules,
+                    compulsory: bool = False) -> dict:
+    """The game record of one simulated deal (a row of the simulator's ``out`` array)."""
+    from .engine.layout import O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_RE_MASK
+    from .cards import C_MARRIAGE_SOLO, C_SILENT_MARRIAGE, mask_str
+    contract = int(row[O_CONTRACT])
+    declarer = int(row[O_DECLARER])
+    if contract in (C_NORMAL, C_SILENT_MARRIAGE):
+        spec = {"type": "normal"}
+    elif contract in (C_MARRIAGE, C_MARRIAGE_SOLO):
+        spec = {"type": "marriage", "seat": declarer}
+    else:
+        spec = {"type": "solo", "kind": SOLO_KINDS[contract - C_SOLO_BASE], "seat": declarer,
+                "compulsory": compulsory}
+    re_mask = int(row[O_RE_MASK])
+    announcements = []
+    for k, seat, level in calls:
+        if k < 0:
+            break
+        side = 0 if re_mask >> int(seat) & 1 else 1
+        announcements.append({"seat": int(seat), "call": call_name(int(level), side),
+                              "cards_played": int(k)})
+    n_cards = 4 * rules.hand_size
+    return {"rules": rules.to_dict() if rules != Rules() else "ddv",
+            "dealer": int(row[O_DEALER]),
+            "hands": [mask_str(int(row[O_HAND + s])) for s in range(4)],
+            "contract": spec,
+            "play": [card_name(int(c)) for c in plays[:n_cards]],
+            "announcements": announcements}
+
+
+def records_from_rows(plan, out: np.ndarray, plays: np.ndarray, calls: np.ndarray) -> list[str]:
+    """JSON game records of a block of simulated rows (the dataset's ``record`` column)."""
+    return [json.dumps(record_from_row(out[i], plays[i], calls[i], plan.rules, plan.compulsory),
+                       separators=(",", ":")) for i in range(out.shape[0])]
+
+
+def replay_detail(obj) -> dict:
+    """Replay one record and return its output plus trick-by-trick detail, for ``show``."""
+    from .engine.layout import ST_LEN
+    from .engine.play import contract_scheme
+    from .engine.replay import replay_one
+    p = parse_record(obj)
+    st = np.zeros(ST_LEN, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    plays = np.zeros(48, dtype=np.int64)
+    play_seat = np.zeros(48, dtype=np.int64)
+    trick_winner = np.zeros(12, dtype=np.int64)
+    power = np.zeros(48, dtype=np.int64)
+    fclass = np.zeros(48, dtype=np.int64)
+    cmask = np.zeros(5, dtype=np.int64)
+    items = np.zeros((2, N_ITEMS), dtype=np.int64)
+    res = np.zeros(RES_LEN, dtype=np.int64)
+    err = np.zeros(ERR_LEN, dtype=np.int64)
+    calls = np.zeros((MAX_CALLS, 4), dtype=np.int64)
+    if p.calls:
+        calls[:len(p.calls)] = p.calls
+    play_in = np.zeros(48, dtype=np.int64)
+    play_in[:len(p.play)] = [2 * t for t in p.play]
+    replay_one(np.array(p.hands, dtype=np.int64), p.dealer, p.contract, p.declarer, p.compulsory,
+               play_in, len(p.play), calls, len(p.calls), p.rules.packed(), st, hands, plays,
+               play_seat, trick_winner, power, fclass, cmask, items, res, err)
+    output = error_output(p, err) if err[0] else result_output(p, res, items)
+    n = int(res[RES_NPLAYED])  # describe_state fills res up to the first violation too
+    return {"packed": p, "output": output, "plays": plays[:n].tolist(),
+            "play_seat": play_seat[:n].tolist(), "trick_winner": trick_winner.tolist(),
+            "scheme": int(contract_scheme(p.contract)), "re_mask": int(res[RES_RE_MASK])}
