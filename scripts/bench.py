@@ -1,0 +1,136 @@
+"""Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
+
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e]
+
+Compiles scripts/c_floor.c with gcc, runs it on one core, then times dokosim's
+own kernels (the ones every user run goes through) and prints each figure with
+its ratio to the C floor's hands per second.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def c_floor(hands: int) -> float:
+    exe = Path(tempfile.gettempdir()) / "dokosim_c_floor"
+    subprocess.run(["gcc", "-O3", "-march=native", "-o", str(exe), str(HERE / "c_floor.c")], check=True)
+    out = subprocess.run(["taskset", "-c", "0", str(exe), str(hands)] if shutil.which("taskset")
+                         else [str(exe), str(hands)], capture_output=True, text=True, check=True).stdout
+    fields = dict(kv.split("=") for kv in out.split())
+    print(f"C floor: {out.strip()}")
+    return float(fields["hands_per_s"])
+
+
+def timed(fn, repeat=3):
+    """Best wall time of ``repeat`` calls (the machine is shared: the best is the least disturbed)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def report(label: str, per_s: float, floor: float, unit="deals/s"):
+    print(f"{label:58} {per_s:12,.0f} {unit:10} ratio {per_s / floor:6.3f}")
+
+
+def bench_kernel(label, floor, n, threads, **plan_kwargs):
+    import numba
+
+    from dokosim.simulate import kernel_for, make_plan, run_rows
+    numba.set_num_threads(threads)
+    plan = make_plan(n, **plan_kwargs)
+    kernel = kernel_for(plan)
+    run_rows(plan, 0, 1000, kernel)  # compile / warm
+    t = timed(lambda: run_rows(plan, 0, n, kernel))
+    report(f"{label} [{threads} thread(s)]", n / t, floor)
+    return n / t
+
+
+def bench_score(floor, n):
+    from dokosim.records import score_lines
+    from dokosim.simulate import simulate
+    df = simulate(n, seed=99, strategy="random", keep_play=True,
+                  params={"*": {"p_reserve": 0.2, "p_call": 0.1}})
+    lines = list(df["record"])
+    list(score_lines(lines[:100]))
+
+    def run():
+        for out in score_lines(lines):
+            json.dumps(out)
+    t = timed(run, repeat=2)
+    report(f"score: {n} records, parse + replay + JSON out", n / t, floor, "records/s")
+    print(f"{'':58} (acceptance: ratio >= 1/64 = {1 / 64:.4f})")
+
+
+def bench_end_to_end(floor, n, chunk):
+    from dokosim.simulate import simulate
+    out = Path(tempfile.mkdtemp(prefix="dokosim_bench_")) / "run"
+    simulate(1000, seed=1, strategy="simple")  # compile
+    t = time.perf_counter()
+    simulate(n, seed=1, strategy="simple", out=out, chunk_size=chunk)
+    wall = time.perf_counter() - t
+    size = sum(f.stat().st_size for f in out.glob("*.parquet"))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    report(f"(d) end to end to Parquet, {n:,} deals, simple, DDV", n / wall, floor)
+    print(f"{'':58} wall {wall:.1f} s, peak RSS {rss:.0f} MB, {size / n:.1f} bytes/deal")
+    shutil.rmtree(out.parent)
+
+
+def bench_compile():
+    code = ("import time; t=time.perf_counter(); from dokosim.simulate import simulate; "
+            "simulate(100, strategy='simple'); print(time.perf_counter()-t)")
+    cold_dir = tempfile.mkdtemp(prefix="dokosim_cold_")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cold_dir + "/numba", DOKOSIM_CACHE_DIR=cold_dir + "/doko")
+    cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                check=True).stdout.split()[-1])
+    warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                check=True).stdout.split()[-1])
+    print(f"(e) compile: cold {cold:.1f} s, warm start (import + 100 deals) {warm:.2f} s")
+    shutil.rmtree(cold_dir)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
+    ap.add_argument("--only", default="score,a,b,c,d,e", help="comma-separated sections")
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    import numba
+    cores = numba.config.NUMBA_NUM_THREADS
+    scale = 0.1 if args.quick else 1.0
+    floor = c_floor(int(4_000_000 * scale))
+    print(f"cores: {cores}; every ratio is dokosim / C floor (one core), same run\n")
+    random_normal = dict(seed=1, strategy="random", contract="normal", calls=False)
+    if "score" in only:
+        bench_score(floor, int(100_000 * scale))
+    if "a" in only or "b" in only:
+        one = bench_kernel("(a) random play, normal forced, no calls", floor, int(2_000_000 * scale), 1,
+                           **random_normal)
+        if "b" in only:
+            many = bench_kernel("(b) the same, all threads", floor, int(4_000_000 * scale), cores,
+                                **random_normal)
+            print(f"{'':58} speed-up over 1 thread: {many / one:.2f}")
+    if "c" in only:
+        bench_kernel("(c) full DDV rules, simple at all seats", floor, int(2_000_000 * scale), cores,
+                     seed=1, strategy="simple")
+    if "d" in only:
+        bench_end_to_end(floor, int(10_000_000 * scale), 250_000)
+    if "e" in only:
+        bench_compile()
+
+
+if __name__ == "__main__":
+    main()
