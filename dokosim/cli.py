@@ -34,12 +34,15 @@ def score(file):
 
     Exit status 1 when any record was refused, 2 for bad usage.
     """
+    import orjson
+
     from .records import score_lines
     failed = False
-    write = sys.stdout.write
+    write = sys.stdout.buffer.write
     for out in score_lines(file):
         failed |= not out["ok"]
-        write(json.dumps(out, separators=(", ", ": ")) + "\n")
+        write(orjson.dumps(out, option=orjson.OPT_APPEND_NEWLINE))
+    sys.stdout.flush()
     sys.exit(1 if failed else 0)
 
 

@@ -6,8 +6,12 @@ rule of play is checked by replaying them through the engine's kernels
 """
 from __future__ import annotations
 
+import gc
 import json
+
+import orjson
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +21,7 @@ from .cards import (
     mask_cards, parse_card_type,
 )
 from .engine.layout import (
-    CALL_NAMES, ERROR_KINDS, ITEM_NAMES, N_ITEMS, RES_CLARIFY_TRICK, RES_CONTRACT, RES_DECLARER,
+    R_LEN, CALL_NAMES, ERROR_KINDS, ITEM_NAMES, N_ITEMS, RES_CLARIFY_TRICK, RES_CONTRACT, RES_DECLARER,
     RES_EYES_RE, RES_LEN, RES_NPLAYED, RES_RE_MASK, RES_SCORE, RES_SOLOIST, RES_TRICKS_RE,
     RES_VALUE, RES_WINNER, WINNER_NAMES,
 )
@@ -45,29 +49,45 @@ class PackedRecord:
 
     rules: Rules
     dealer: int
-    hands: list[int]           # int64 masks, physical copies assigned in seat order
+    hand_types: bytes          # card types seat by seat (the pack is checked by hands_from_types)
     contract: int              # C_NORMAL, C_MARRIAGE or a solo code
     declarer: int
     compulsory: bool
-    play: list[int]            # card types
+    play: bytes                # card types in the order played
     calls: list[tuple[int, int, int, int]]  # (cards_played, seat, level, named side)
 
 
-_TOKEN_CACHE: dict[str, int] = {}
+def _token_table() -> dict[str, int]:
+    table = {}
+    for t in range(24):
+        name = RANKS[t % 6] + "CSHD"[t // 6]
+        rank_spellings = [name[0], name[0].lower()] + (["10"] if name[0] == "T" else [])
+        for r in rank_spellings:
+            for s in (name[1], name[1].lower()):
+                table[r + s] = t
+    return table
+
+
+_TOKEN_TYPES = _token_table()
 
 
 def _card(token) -> int:
-    t = _TOKEN_CACHE.get(token) if isinstance(token, str) else None
-    if t is None:
-        if not isinstance(token, str):
-            raise RecordError("unknown_card", f"{token!r} is not a card name", card=str(token))
-        try:
-            t = parse_card_type(token)
-        except ValueError:
-            raise RecordError("unknown_card", f"{token!r} is not a card (rank {'/'.join(RANKS)}"
-                              " or 10, then suit C/S/H/D)", card=token) from None
-        _TOKEN_CACHE[token] = t
-    return t
+    """Type of one card token; RecordError(unknown_card) for a token that is no card."""
+    if not isinstance(token, str):
+        raise RecordError("unknown_card", f"{token!r} is not a card name", card=str(token))
+    try:
+        return parse_card_type(token)
+    except ValueError:
+        raise RecordError("unknown_card", f"{token!r} is not a card (rank {'/'.join(RANKS)}"
+                          " or 10, then suit C/S/H/D)", card=token) from None
+
+
+def _types(tokens: list) -> list[int]:
+    """Card types of a list of tokens (fast path: a dict lookup per token)."""
+    try:
+        return [_TOKEN_TYPES[t] for t in tokens]
+    except (KeyError, TypeError):
+        return [_card(t) for t in tokens]
 
 
 def _int_field(obj: dict, name: str, default, lo: int, hi: int) -> int:
@@ -77,28 +97,21 @@ def _int_field(obj: dict, name: str, default, lo: int, hi: int) -> int:
     return value
 
 
-def _parse_hands(raw, rules: Rules) -> list[int]:
+def _parse_hands(raw, rules: Rules) -> bytes:
+    """Card types of the four hands, seat by seat (48 or 40 ints); the pack is checked later."""
     if not isinstance(raw, list) or len(raw) != 4:
         raise RecordError("bad_field", "field 'hands' must be a list of 4 hands")
     size = rules.hand_size
-    copies = [0] * 24
-    masks = []
-    for seat, hand in enumerate(raw):
-        tokens = hand.split() if isinstance(hand, str) else hand
+    split = [hand.split() if isinstance(hand, str) else hand for hand in raw]
+    for seat, tokens in enumerate(split):
         if not isinstance(tokens, list):
             raise RecordError("bad_field", f"hand of seat {seat} must be a string or a list of cards")
-        mask = 0
-        for tok in tokens:
-            t = _card(tok)
-            if copies[t] >= 2 or (rules.no_nines and t % 6 == 5):
-                raise RecordError("not_the_pack", f"{RANKS[t % 6] + 'CSHD'[t // 6]} appears more often "
-                                  "than the pack has it", card=RANKS[t % 6] + "CSHD"[t // 6])
-            mask |= 1 << (2 * t + copies[t])
-            copies[t] += 1
+    types = bytes(_types(split[0] + split[1] + split[2] + split[3]))
+    for seat, tokens in enumerate(split):
         if len(tokens) != size:
-            raise RecordError("not_the_pack", f"seat {seat} holds {len(tokens)} cards, not {size}", seat=seat)
-        masks.append(mask)
-    return masks
+            raise RecordError("not_the_pack", f"seat {seat} holds {len(tokens)} cards, not {size}",
+                              seat=seat)
+    return types
 
 
 def _parse_contract(raw, hands_ok: bool) -> tuple[int, int, bool]:
@@ -169,48 +182,41 @@ def parse_record(obj) -> PackedRecord:
         raise RecordError("bad_field", "field 'play' must be a list of cards")
     if len(play_raw) > n_cards:
         raise RecordError("bad_field", f"field 'play' has {len(play_raw)} cards; a deal has {n_cards}")
-    play = [_card(tok) for tok in play_raw]
+    play = bytes(_types(play_raw))
     calls = _parse_calls(obj.get("announcements"), n_cards - 1)
     return PackedRecord(rules, dealer, hands, contract, declarer, compulsory, play, calls)
+
+
+def _byte_rows(rows: list[bytes], width: int) -> np.ndarray:
+    """A (len(rows) x width) int64 array from byte strings of card types, padded with zeros."""
+    joined = b"".join(r.ljust(width, b"\0") for r in rows)
+    return np.frombuffer(joined, dtype=np.uint8).reshape(len(rows), width).astype(np.int64)
 
 
 def replay_records(packed: list[PackedRecord]):
     """Replay packed records through the kernels; returns (res, items, err) arrays."""
     n = len(packed)
-    hands = np.zeros((n, 4), dtype=np.int64)
-    dealer = np.zeros(n, dtype=np.int64)
-    contract = np.zeros(n, dtype=np.int64)
-    declarer = np.zeros(n, dtype=np.int64)
-    compulsory = np.zeros(n, dtype=np.int64)
-    plays = np.zeros((n, 48), dtype=np.int64)
-    n_play = np.zeros(n, dtype=np.int64)
+    rules_cache: dict[Rules, list[int]] = {}
+    for p in packed:
+        if p.rules not in rules_cache:
+            rules_cache[p.rules] = p.rules.packed().tolist()
+    hand_types = _byte_rows([p.hand_types for p in packed], 48)
+    plays = _byte_rows([p.play for p in packed], 48) * 2  # types -> first copy; the kernel takes the copy held
+    n_play = np.array([len(p.play) for p in packed], dtype=np.int64)
+    scalars = np.array([(p.dealer, p.contract, p.declarer, p.compulsory, len(p.calls)) for p in packed],
+                       dtype=np.int64).reshape(n, 5)
     calls = np.zeros((n, MAX_CALLS, 4), dtype=np.int64)
-    n_calls = np.zeros(n, dtype=np.int64)
-    rules_cache: dict[Rules, np.ndarray] = {}
-    rules = np.zeros((n, len(Rules().packed())), dtype=np.int64)
     for i, p in enumerate(packed):
-        hands[i] = p.hands
-        dealer[i] = p.dealer
-        contract[i] = p.contract
-        declarer[i] = p.declarer
-        compulsory[i] = p.compulsory
-        if p.play:
-            plays[i, :len(p.play)] = p.play
-        n_play[i] = len(p.play)
         if p.calls:
             calls[i, :len(p.calls)] = p.calls
-        n_calls[i] = len(p.calls)
-        r = rules_cache.get(p.rules)
-        if r is None:
-            r = rules_cache[p.rules] = p.rules.packed()
-        rules[i] = r
-    plays *= 2  # card types -> the first physical copy; the kernel takes whichever copy is held
+    rules = np.array([rules_cache[p.rules] for p in packed], dtype=np.int64).reshape(n, R_LEN)
     res = np.zeros((n, RES_LEN), dtype=np.int64)
     items = np.zeros((n, 2, N_ITEMS), dtype=np.int64)
     err = np.zeros((n, ERR_LEN), dtype=np.int64)
     if n:
-        replay_batch(hands, dealer, contract, declarer, compulsory, plays, n_play, calls, n_calls,
-                     rules, items, res, err)
+        replay_batch(hand_types, scalars[:, 0].copy(), scalars[:, 1].copy(), scalars[:, 2].copy(),
+                     scalars[:, 3].copy(), plays, n_play, calls, scalars[:, 4].copy(), rules, items,
+                     res, err)
     return res, items, err
 
 
@@ -227,6 +233,10 @@ def error_output(p: PackedRecord, err: np.ndarray) -> dict:
     """The GAME_RECORD error object (without ``line``) for a kernel-reported violation."""
     kind = ERROR_KINDS[int(err[0])]
     seat = int(err[1])
+    if kind == "not_the_pack":
+        card = card_name(int(err[3]))
+        return {"ok": False, "kind": kind, "card": card,
+                "error": f"{card} appears more often than the pack has it"}
     out: dict = {"ok": False, "kind": kind, "seat": seat}
     if kind in ("not_in_hand", "follow_suit"):
         index = int(err[2])
@@ -252,8 +262,6 @@ def error_output(p: PackedRecord, err: np.ndarray) -> dict:
                             f"(solos: {', '.join(p.rules.solos)})")
     else:
         call = call_name(int(err[4]), int(err[5]))
-        if call != "kontra" and int(err[5]) == 1:
-            call = "kontra"
         k = int(err[6])
         held = bin(int(err[7])).count("1")
         out.update(call=call, cards_played=k)
@@ -268,39 +276,72 @@ def error_output(p: PackedRecord, err: np.ndarray) -> dict:
     return out
 
 
-def result_output(p: PackedRecord, res: np.ndarray, items: np.ndarray) -> dict:
-    """The GAME_RECORD result object (without ``line``) of a replayed record."""
-    contract = CONTRACT_NAMES[int(res[RES_CONTRACT])]
-    n_played = int(res[RES_NPLAYED])
+_POINT_ENTRIES = [[{"side": side, "item": item} for item in ITEM_NAMES] for side in ("re", "kontra")]
+
+
+def points_lists(items: np.ndarray) -> list[list[dict]]:
+    """The ``points`` entries of each record from the kernel's item counts (n x 2 x N_ITEMS)."""
+    points: list[list[dict]] = [[] for _ in range(items.shape[0])]
+    rec, side, item = np.nonzero(items)
+    counts = items[rec, side, item]
+    for r, sd, it, n in zip(rec.tolist(), side.tolist(), item.tolist(), counts.tolist()):
+        entry = _POINT_ENTRIES[sd][it]
+        points[r] += [dict(entry) for _ in range(n)]
+    return points
+
+
+def result_output(p: PackedRecord, res: list[int], points: list[dict]) -> dict:
+    """The GAME_RECORD result object (without ``line``) of a replayed record.
+
+    ``res`` is the kernel's row as a Python list; ``points`` from ``points_lists``.
+    """
+    contract = CONTRACT_NAMES[res[RES_CONTRACT]]
+    n_played = res[RES_NPLAYED]
     if n_played < 4 * p.rules.hand_size:
         out = {"ok": True, "complete": False, "contract": contract, "cards_played": n_played}
         if p.contract != C_MARRIAGE or res[RES_CLARIFY_TRICK]:
-            out["re_seats"] = _seats(int(res[RES_RE_MASK]))
+            out["re_seats"] = _seats(res[RES_RE_MASK])
         return out
-    soloist = int(res[RES_SOLOIST])
-    declarer = int(res[RES_DECLARER])
-    eyes_re = int(res[RES_EYES_RE])
-    tricks_re = int(res[RES_TRICKS_RE])
-    points = [{"side": ("re", "kontra")[side], "item": ITEM_NAMES[i]}
-              for side in range(2) for i in range(N_ITEMS) for _ in range(int(items[side, i]))]
-    winner = WINNER_NAMES[int(res[RES_WINNER])]
+    soloist = res[RES_SOLOIST]
+    declarer = res[RES_DECLARER]
+    eyes_re = res[RES_EYES_RE]
+    tricks_re = res[RES_TRICKS_RE]
+    winner = res[RES_WINNER]
     return {
         "ok": True,
         "contract": contract,
         "soloist": soloist if soloist >= 0 else None,
         "declarer": declarer if declarer >= 0 else None,
-        "re_seats": _seats(int(res[RES_RE_MASK])),
+        "re_seats": _seats(res[RES_RE_MASK]),
         "eyes": {"re": eyes_re, "kontra": 240 - eyes_re},
         "tricks": {"re": tricks_re, "kontra": p.rules.hand_size - tricks_re},
-        "winner": None if winner == "none" else winner,
-        "game_value": int(res[RES_VALUE]),
+        "winner": None if winner == 2 else WINNER_NAMES[winner],
+        "game_value": res[RES_VALUE],
         "points": points,
-        "score": [int(x) for x in res[RES_SCORE:RES_SCORE + 4]],
+        "score": res[RES_SCORE:RES_SCORE + 4],
     }
 
 
 def score_objects(objects: Iterable) -> list[dict]:
     """Score parsed JSON records; one output dict per input, ``line`` numbered from 1."""
+    with _no_gc():
+        return _score_objects(objects)
+
+
+@contextmanager
+def _no_gc():
+    """Pause the cyclic garbage collector: building many small dicts otherwise triggers it
+    over and over (these objects hold no cycles)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _score_objects(objects: Iterable) -> list[dict]:
     outputs: list[dict | None] = []
     packed: list[PackedRecord] = []
     where: list[int] = []
@@ -312,11 +353,12 @@ def score_objects(objects: Iterable) -> list[dict]:
         except (RecordError, RulesError) as exc:
             outputs.append(_form_error(exc))
     res, items, err = replay_records(packed)
+    res_rows, points, failed = res.tolist(), points_lists(items), err[:, 0].tolist()
     for j, i in enumerate(where):
-        if err[j, 0]:
+        if failed[j]:
             outputs[i] = error_output(packed[j], err[j])
         else:
-            outputs[i] = result_output(packed[j], res[j], items[j])
+            outputs[i] = result_output(packed[j], res_rows[j], points[j])
     return [{"line": i + 1, **o} for i, o in enumerate(outputs)]
 
 
@@ -331,13 +373,14 @@ def _form_error(exc: Exception) -> dict:
 def score_lines(lines: Iterable[str]) -> Iterator[dict]:
     """Score JSON Lines text; blank lines are skipped but keep their line numbers."""
     numbered: list[tuple[int, object]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            numbered.append((number, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            numbered.append((number, _BadJson(str(exc))))
+    with _no_gc():
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                numbered.append((number, orjson.loads(line)))
+            except orjson.JSONDecodeError as exc:
+                numbered.append((number, _BadJson(str(exc))))
     good = [(n, o) for n, o in numbered if not isinstance(o, _BadJson)]
     scored = score_objects([o for _, o in good])
     by_number = {n: s for (n, _), s in zip(good, scored)}
@@ -392,6 +435,14 @@ def records_from_rows(plan, out: np.ndarray, plays: np.ndarray, calls: np.ndarra
                        separators=(",", ":")) for i in range(out.shape[0])]
 
 
+def dealt_hands(p: PackedRecord) -> np.ndarray:
+    """The four hands of a packed record as masks (physical copies in seat order)."""
+    from .engine.deal import hands_from_types
+    hands = np.zeros(4, dtype=np.int64)
+    hands_from_types(np.frombuffer(p.hand_types, dtype=np.uint8).astype(np.int64), p.rules.packed(), hands)
+    return hands
+
+
 def replay_detail(obj) -> dict:
     """Replay one record and return its output plus trick-by-trick detail, for ``show``."""
     from .engine.layout import ST_LEN
@@ -412,13 +463,13 @@ def replay_detail(obj) -> dict:
     calls = np.zeros((MAX_CALLS, 4), dtype=np.int64)
     if p.calls:
         calls[:len(p.calls)] = p.calls
-    play_in = np.zeros(48, dtype=np.int64)
-    play_in[:len(p.play)] = [2 * t for t in p.play]
-    replay_one(np.array(p.hands, dtype=np.int64), p.dealer, p.contract, p.declarer, p.compulsory,
+    play_in = _byte_rows([p.play], 48)[0] * 2
+    hand_types = _byte_rows([p.hand_types], 48)[0]
+    replay_one(hand_types, p.dealer, p.contract, p.declarer, p.compulsory,
                play_in, len(p.play), calls, len(p.calls), p.rules.packed(), st, hands, plays,
                play_seat, trick_winner, power, fclass, cmask, items, res, err)
-    output = error_output(p, err) if err[0] else result_output(p, res, items)
+    output = error_output(p, err) if err[0] else result_output(p, res.tolist(), points_lists(items[None])[0])
     n = int(res[RES_NPLAYED])  # describe_state fills res up to the first violation too
-    return {"packed": p, "output": output, "plays": plays[:n].tolist(),
+    return {"packed": p, "output": output, "hands": [int(h) for h in dealt_hands(p)], "plays": plays[:n].tolist(),
             "play_seat": play_seat[:n].tolist(), "trick_winner": trick_winner.tolist(),
             "scheme": int(contract_scheme(p.contract)), "re_mask": int(res[RES_RE_MASK])}

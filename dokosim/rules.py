@@ -103,6 +103,8 @@ def rules_from_object(obj) -> Rules:
     if obj is None:
         obj = "ddv"
     if isinstance(obj, str):
+        if obj in PRESETS:
+            return PRESETS[obj]
         obj = {"preset": obj}
     if not isinstance(obj, dict):
         raise RulesError(f"rules must be a preset name or an object, got {obj!r}")

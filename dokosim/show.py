@@ -16,7 +16,7 @@ def render(obj: dict) -> str:
     re_mask = d["re_mask"]
     for s in range(4):
         party = "Re" if re_mask >> s & 1 else "Kontra"
-        lines.append(f"  seat {s} ({party:6}): {mask_str(p.hands[s], d['scheme'])}")
+        lines.append(f"  seat {s} ({party:6}): {mask_str(d['hands'][s], d['scheme'])}")
     calls_at: dict[int, list[str]] = {}
     for k, seat, level, _named in p.calls:
         side = 0 if re_mask >> seat & 1 else 1

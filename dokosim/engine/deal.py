@@ -3,7 +3,7 @@ import numpy as np
 
 from ..cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
 from .jit import kernel
-from .layout import R_SOLO_MASK, RES_HEALTHY, RES_MARRIAGE
+from .layout import R_NO_NINES, R_SOLO_MASK, RES_HEALTHY, RES_MARRIAGE
 from .play import QC_MASK
 from .rng import below
 
@@ -56,3 +56,26 @@ def resolve_reservations(choices, dealer, out):
             out[0] = C_MARRIAGE
             out[1] = seat
             return
+
+
+@kernel
+def hands_from_types(hand_types, rules, hands):
+    """Masks of four hands given as card types seat by seat (copy 0 goes to the first holder).
+
+    Returns -1 when the hands are exactly the pack, else the type of a card
+    that appears more often than the pack has it.
+    """
+    size = 10 if rules[R_NO_NINES] else 12
+    taken = np.int64(0)
+    for s in range(4):
+        hands[s] = 0
+        for i in range(size * s, size * (s + 1)):
+            t = hand_types[i]
+            c = 2 * t
+            if (taken >> c) & 1:
+                c += 1
+            if (taken >> c) & 1 or (rules[R_NO_NINES] and t % 6 == 5):
+                return t
+            taken |= np.int64(1) << c
+            hands[s] |= np.int64(1) << c
+    return -1

@@ -99,10 +99,11 @@ E_TOO_LATE = 6
 E_LATE_REPLY = 7
 E_MARRIAGE_WITHOUT_QC = 8
 E_BAD_CONTRACT = 9
+E_NOT_THE_PACK = 10
 ERROR_KINDS = (
     "", "not_in_hand", "follow_suit", "wrong_side", "before_clarification",
     "no_raise", "announcement_too_late", "denial_after_late_reply",
-    "marriage_without_qc", "bad_contract",
+    "marriage_without_qc", "bad_contract", "not_the_pack",
 )
 
 CALL_NAMES = ("", "re", "no90", "no60", "no30", "schwarz")  # by level; level 1 of Kontra is "kontra"

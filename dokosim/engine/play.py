@@ -16,7 +16,7 @@ from ..cards import (
     FOLLOW_CLASS, POWER, SCHEME_NORMAL, SOLO_SCHEME, T_QC, T_TH, TRUMP,
 )
 from .bits import popcount
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     E_BEFORE_CLARIFICATION, E_FOLLOW_SUIT, E_LATE_REPLY, E_NO_RAISE, E_NOT_IN_HAND, E_OK,
     E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_RE_MASK, H_SOLOIST, P_BAR_KO, P_BAR_RE,
@@ -121,7 +121,7 @@ def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass,
     st[P_TURN] = first
 
 
-@kernel
+@inline_kernel
 def legal_mask(st, hand, plays, fclass, cmask):
     """Cards of ``hand`` that may be played now."""
     n = st[P_NPLAYED]
@@ -148,7 +148,7 @@ def card_error(st, hands, seat, card, plays, fclass, cmask):
     return E_OK
 
 
-@kernel
+@inline_kernel
 def best_offset(plays, start, count, power, fclass, dulle, last_trick):
     """Offset (0..count-1) of the card winning so far among ``count`` cards from plays[start]."""
     best = 0
@@ -174,7 +174,7 @@ def best_offset(plays, start, count, power, fclass, dulle, last_trick):
     return best
 
 
-@kernel
+@inline_kernel
 def reveal(st, seat, is_re):
     """Record that the table now knows seat's party."""
     bit = np.int64(1) << seat
@@ -187,7 +187,7 @@ def reveal(st, seat, is_re):
         st[P_KNOWN_KO] = ALL_SEATS ^ st[P_KNOWN_RE]
 
 
-@kernel
+@inline_kernel
 def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, rules):
     """Put ``card`` (held by the seat to move, already checked) on the table.
 

@@ -10,9 +10,10 @@ from numba import prange
 from ..cards import C_MARRIAGE, C_SOLO_BASE
 from .jit import kernel, parallel_kernel
 from .layout import (
-    E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN, R_SOLO_MASK,
+    E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_NOT_THE_PACK, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN, R_SOLO_MASK,
     ST_LEN,
 )
+from .deal import hands_from_types
 from .play import QC_MASK, call_error, card_error, make_call, play_card, setup_deal
 from .scoring import describe_state, score_deal
 
@@ -32,14 +33,17 @@ def contract_error(hands, contract, declarer, rules):
 
 
 @kernel
-def replay_one(hands0, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
+def replay_one(hand_types, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
                rules, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
                items, res, err):
     """Replay one record; fills res/items when complete, err[0] != 0 on the first violation."""
     for i in range(ERR_LEN):
         err[i] = 0
-    for s in range(4):
-        hands[s] = hands0[s]
+    bad = hands_from_types(hand_types, rules, hands)
+    if bad >= 0:
+        err[0] = E_NOT_THE_PACK
+        err[3] = 2 * bad
+        return
     e = contract_error(hands, contract, declarer, rules)
     if e != E_OK:
         err[0] = e
@@ -82,10 +86,10 @@ def replay_one(hands0, dealer, contract, declarer, compulsory, plays_in, n_play,
 
 
 @parallel_kernel
-def replay_batch(hands0, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
+def replay_batch(hand_types, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
                  rules, items, res, err):
     """Replay many records in parallel; outputs are indexed like the inputs."""
-    n = hands0.shape[0]
+    n = hand_types.shape[0]
     n_chunks = min(n, 64)
     for chunk in prange(n_chunks):
         st = np.zeros(ST_LEN, dtype=np.int64)
@@ -97,6 +101,6 @@ def replay_batch(hands0, dealer, contract, declarer, compulsory, plays_in, n_pla
         fclass = np.zeros(48, dtype=np.int64)
         cmask = np.zeros(5, dtype=np.int64)
         for r in range(chunk, n, n_chunks):
-            replay_one(hands0[r], dealer[r], contract[r], declarer[r], compulsory[r], plays_in[r],
+            replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], plays_in[r],
                        n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays, play_seat,
                        trick_winner, power, fclass, cmask, items[r], res[r], err[r])
