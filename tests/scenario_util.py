@@ -258,3 +258,39 @@ def value_from_points(out: dict) -> int:
         return tot["re"] - tot["kontra"]
     other = "kontra" if w == "re" else "re"
     return tot[w] - tot[other]
+
+
+def seat_of_card(deal: Deal, index: int) -> int:
+    """Seat that played the card at 0-based position ``index`` of the play."""
+    return [s for t in deal.tricks for s in t.seats][index]
+
+
+def held(deal: Deal, seat: int, cards_played: int) -> int:
+    """Cards in ``seat``'s hand when ``cards_played`` cards are on the table."""
+    seats = [s for t in deal.tricks for s in t.seats][:cards_played]
+    return 12 - seats.count(seat)
+
+
+def expect(out: dict, *, contract, re_seats, eyes, tricks, winner, value,
+           points, score, soloist=None, declarer=None) -> None:
+    """Assert a complete scored record against hand-computed values.
+
+    ``eyes`` and ``tricks`` are (re, kontra) pairs; ``points`` a Counter of
+    (side, item) (see :func:`pm`); ``score`` the per-seat list.
+    """
+    assert out["ok"] is True, out
+    assert out.get("complete", True) is True, out
+    assert out["contract"] == contract, out
+    assert sorted(out["re_seats"]) == sorted(re_seats), out
+    assert out["soloist"] == soloist, out
+    assert out["declarer"] == declarer, out
+    assert (out["eyes"]["re"], out["eyes"]["kontra"]) == tuple(eyes), out
+    assert (out["tricks"]["re"], out["tricks"]["kontra"]) == tuple(tricks), out
+    assert out["winner"] == winner, out
+    assert points_multiset(out) == points, (points_multiset(out), out)
+    assert out["game_value"] == value, out
+    assert out["score"] == list(score), out
+    # GAME_RECORD.md: V = winner's item weights - loser's (nobody wins: as Re
+    # scores it), and RULES.md 1.7: a row always sums to 0.
+    assert value_from_points(out) == out["game_value"], out
+    assert sum(out["score"]) == 0, out
