@@ -12,7 +12,7 @@ from numba import prange
 from dokosim.cards import C_MARRIAGE, C_NORMAL
 from dokosim.engine.bits import popcount
 from dokosim.engine.deal import deal_hands, reservation_options, resolve_reservations
-from dokosim.engine.jit import kernel, parallel_kernel
+from dokosim.engine.jit import inline_kernel, kernel, parallel_kernel
 from dokosim.engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
     MAX_CALL_LOG, N_ITEMS, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
@@ -23,7 +23,7 @@ from dokosim.engine.layout import (
     RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
 )
 from dokosim.engine.play import legal_calls, legal_mask, make_call, play_card, setup_deal
-from dokosim.engine.rng import seed_stream
+from dokosim.engine.rng import RNG_LEN, seed_stream
 from dokosim.engine.scoring import score_deal
 
 # DISPATCH: the generated header replaces this line
@@ -47,7 +47,7 @@ def calls_possible(st, hands):
     return most >= st[P_HAND_SIZE] - 6 - st[P_SHIFT]
 
 
-@kernel
+@inline_kernel
 def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands, hands0, deck,
                   plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
                   contract_out, out_row, play_log, call_log):
@@ -169,7 +169,7 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
         cmask = np.zeros(5, dtype=np.int64)
         items = np.zeros((2, N_ITEMS), dtype=np.int64)
         res = np.zeros(RES_LEN, dtype=np.int64)
-        rng = np.zeros(1, dtype=np.uint64)
+        rng = np.zeros(RNG_LEN, dtype=np.uint64)
         choices = np.zeros(4, dtype=np.int64)
         contract_out = np.zeros(2, dtype=np.int64)
         keep = control[CTL_KEEP_PLAY] == 1

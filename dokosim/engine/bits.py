@@ -1,9 +1,15 @@
-"""Bit operations on int64 masks, compiled to single instructions via LLVM intrinsics."""
+"""Bit operations on int64 masks, compiled to single instructions via LLVM intrinsics.
+
+``nth_set_bit`` uses the x86 BMI2 instruction ``pdep`` where the machine has it
+(numba compiles for the host CPU, and its cache is keyed by CPU), and a short
+loop elsewhere.
+"""
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from .jit import kernel
+from .jit import inline_kernel
 
 
 @intrinsic
@@ -28,9 +34,36 @@ def lowest_bit_index(typingctx, x):
     return sig, codegen
 
 
-@kernel
-def nth_set_bit(mask, n):
-    """Index of the n-th (0-based) set bit of mask, counting from the lowest."""
-    for _ in range(n):
-        mask &= mask - 1
-    return lowest_bit_index(mask)
+@intrinsic
+def _pdep(typingctx, source, mask):
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+def _host_has_bmi2() -> bool:
+    try:
+        return bool(llvm.get_host_cpu_features().get("bmi2"))
+    except Exception:  # a platform llvmlite cannot ask: use the portable loop
+        return False
+
+
+HAS_BMI2 = _host_has_bmi2()
+
+if HAS_BMI2:
+    @inline_kernel
+    def nth_set_bit(mask, n):
+        """Index of the n-th (0-based) set bit of mask, counting from the lowest."""
+        return lowest_bit_index(_pdep(1 << n, mask))
+else:
+    @inline_kernel
+    def nth_set_bit(mask, n):
+        """Index of the n-th (0-based) set bit of mask, counting from the lowest."""
+        for _ in range(n):
+            mask &= mask - 1
+        return lowest_bit_index(mask)

@@ -2,13 +2,13 @@
 import numpy as np
 
 from ..cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import R_NO_NINES, R_SOLO_MASK, RES_HEALTHY, RES_MARRIAGE
 from .play import QC_MASK
 from .rng import below
 
 
-@kernel
+@inline_kernel
 def deal_hands(rng, deck, hands, dealer):
     """Shuffle the 48 cards with ``rng`` and give 12 to each seat, starting at the dealer's left."""
     for i in range(48):

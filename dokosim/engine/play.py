@@ -30,7 +30,7 @@ TH_MASK = np.int64(3) << np.int64(2 * T_TH)
 ALL_SEATS = np.int64(15)
 
 
-@kernel
+@inline_kernel
 def contract_scheme(contract):
     """Trump scheme of a contract code."""
     if contract >= C_SOLO_BASE:
@@ -38,7 +38,7 @@ def contract_scheme(contract):
     return SCHEME_NORMAL
 
 
-@kernel
+@inline_kernel
 def qc_holder_mask(hands):
     """Mask of seats holding a queen of clubs."""
     m = np.int64(0)
@@ -48,7 +48,7 @@ def qc_holder_mask(hands):
     return m
 
 
-@kernel
+@inline_kernel
 def both_qc_seat(hands):
     """Seat holding both queens of clubs, or -1."""
     for s in range(4):
@@ -57,7 +57,7 @@ def both_qc_seat(hands):
     return -1
 
 
-@kernel
+@inline_kernel
 def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask):
     """Initialise st and this deal's tables for a contract decided by the reservations.
 

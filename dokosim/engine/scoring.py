@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..cards import CONTRACT_IS_SOLO, EYES, T_AD, T_JC
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
     I_KO_ANN, I_NO90_ANN, I_RE_ANN, I_REACHED_120, I_UNDER_90, I_WON, ITEM_WEIGHTS, N_ITEMS,
@@ -21,7 +21,7 @@ DENIAL_TARGET = np.array([151, 181, 211], dtype=np.int64)
 AGAINST_DENIAL = np.array([90, 60, 30], dtype=np.int64)
 
 
-@kernel
+@inline_kernel
 def reaches_target(eyes, tricks, n_tricks, own, opp, is_re):
     """True when a side with ``eyes`` and ``tricks`` reaches its target (RULES.md 1.6)."""
     if own >= 2:
@@ -39,7 +39,7 @@ def reaches_target(eyes, tricks, n_tricks, own, opp, is_re):
     return eyes >= need
 
 
-@kernel
+@inline_kernel
 def achievements(items, side, own_eyes, opp_eyes, opp_tricks, opp_level):
     """Items 2 and 5 of RULES.md 1.7 that ``side`` earned against the other side."""
     for i in range(3):
@@ -52,7 +52,7 @@ def achievements(items, side, own_eyes, opp_eyes, opp_tricks, opp_level):
             items[side, I_REACHED_120 + i] += 1
 
 
-@kernel
+@inline_kernel
 def side_sum(items, side):
     total = 0
     for i in range(N_ITEMS):
@@ -60,7 +60,7 @@ def side_sum(items, side):
     return total
 
 
-@kernel
+@inline_kernel
 def score_deal(st, plays, play_seat, trick_winner, items, res):
     """Score a complete deal into ``items`` (2 x N_ITEMS, row 0 Re) and ``res``."""
     n_tricks = st[P_HAND_SIZE]

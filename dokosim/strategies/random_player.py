@@ -1,6 +1,6 @@
 """``random``: uniform over the legal choices; reserves and calls only when its parameters say so."""
 from ..engine.bits import nth_set_bit, popcount
-from ..engine.jit import kernel
+from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import RES_HEALTHY
 from ..engine.rng import below, uniform
 
@@ -19,13 +19,13 @@ def reserve(seat, hand, options, pub, rules, params, rng):
     return RES_HEALTHY
 
 
-@kernel
+@inline_kernel
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     if legal and params[1] > 0.0 and uniform(rng) < params[1]:
         return nth_set_bit(legal, below(rng, popcount(legal)))
     return 0
 
 
-@kernel
+@inline_kernel
 def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     return nth_set_bit(legal, below(rng, popcount(legal)))

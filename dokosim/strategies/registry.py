@@ -121,7 +121,7 @@ def cache_dir() -> Path:
 
 
 def _dispatch_source(module_paths: list[str]) -> str:
-    lines = ["from dokosim.engine.jit import kernel"]
+    lines = ["from dokosim.engine.jit import inline_kernel"]
     for i, mp in enumerate(module_paths):
         lines.append(f"import {mp} as _s{i}")
     for fn, args in (("reserve", "seat, hand, options, pub, rules, params, rng"),
@@ -130,7 +130,7 @@ def _dispatch_source(module_paths: list[str]) -> str:
                      ("card", "seat, hand, legal, pub, plays, play_seat, trick_winner, power, "
                               "fclass, cmask, rules, params, rng")):
         chooser = {"reserve": "choose_reservation", "call": "choose_call", "card": "choose_card"}[fn]
-        lines += ["", "", "@kernel", f"def {chooser}(sid, {args}):"]
+        lines += ["", "", "@inline_kernel", f"def {chooser}(sid, {args}):"]
         for i in range(len(module_paths)):
             lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:")
             lines.append(f"        return _s{i}.{fn}({args})")
