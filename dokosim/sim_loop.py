@@ -33,24 +33,17 @@ CONTROL_LEN = 6
  CTL_KEEP_PLAY) = range(CONTROL_LEN)
 
 
-@kernel
-def calls_possible(st, hands):
-    """False once no seat holds enough cards for any call (saves offering calls late in a deal)."""
-    if st[P_CLARIFIED] == 0:
-        return False
-    most = 0
+@inline_kernel
+def refresh_call_masks(st, hands, call_masks):
+    """call_masks[s] = legal_calls for every seat."""
     for s in range(4):
-        held = popcount(hands[s])
-        if held > most:
-            most = held
-    # the most lenient limit is a reply after schwarz: hand size - 5 - shift - 1
-    return most >= st[P_HAND_SIZE] - 6 - st[P_SHIFT]
+        call_masks[s] = legal_calls(st, hands, s)
 
 
 @inline_kernel
 def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands, hands0, deck,
                   plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
-                  contract_out, out_row, play_log, call_log):
+                  contract_out, call_masks, out_row, play_log, call_log):
     """Deal, resolve the contract, play and score deal ``deal_id``; write its row into out_row."""
     seed_stream(rng, seed, deal_id, 0)
     dealer = control[CTL_DEALER]
@@ -88,18 +81,24 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
     pub = st[:PUBLIC_LEN]
     n_cards = 4 * st[P_HAND_SIZE]
     n_calls = 0
+    # call_masks caches legal_calls per seat: it changes only when that seat plays,
+    # when a call is made, or when a trick ends (a marriage's clarification)
+    calls_on = control[CTL_CALLS] == 1
+    if calls_on:
+        refresh_call_masks(st, hands, call_masks)
     for k in range(n_cards):
-        if control[CTL_CALLS] and calls_possible(st, hands):
+        if calls_on and (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]):
             first = st[P_TURN]
             for i in range(4):
                 seat = (first + i) % 4
-                legal = legal_calls(st, hands, seat)
+                legal = call_masks[seat]
                 if legal:
                     level = choose_call(strategy_ids[seat], seat, hands[seat], legal, pub,  # noqa: F821
                                         plays, play_seat, trick_winner, power, fclass, cmask,
                                         rules, params[seat], rng)
                     if level > 0 and (legal >> level) & 1:
                         make_call(st, hands, seat, level)
+                        refresh_call_masks(st, hands, call_masks)
                         if control[CTL_KEEP_PLAY] and n_calls < MAX_CALL_LOG:
                             call_log[n_calls, 0] = k
                             call_log[n_calls, 1] = seat
@@ -113,6 +112,11 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
             card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
             card = popcount(card - 1)
         play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, rules)
+        if calls_on:
+            if st[P_NPLAYED] % 4 == 0:
+                refresh_call_masks(st, hands, call_masks)
+            else:
+                call_masks[seat] = legal_calls(st, hands, seat)
     score_deal(st, plays, play_seat, trick_winner, items, res)
     if control[CTL_KEEP_PLAY]:
         for k in range(n_cards):
@@ -172,6 +176,7 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
         rng = np.zeros(RNG_LEN, dtype=np.uint64)
         choices = np.zeros(4, dtype=np.int64)
         contract_out = np.zeros(2, dtype=np.int64)
+        call_masks = np.zeros(4, dtype=np.int64)
         keep = control[CTL_KEEP_PLAY] == 1
         lo = b * n // n_blocks
         hi = (b + 1) * n // n_blocks
@@ -179,4 +184,5 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
             j = i if keep else 0
             play_one_deal(seed, first_deal_id + i, control, rules, strategy_ids, params, st, hands,
                           hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
-                          items, res, rng, choices, contract_out, out[i], play_out[j], call_out[j])
+                          items, res, rng, choices, contract_out, call_masks, out[i], play_out[j],
+                          call_out[j])

@@ -126,3 +126,47 @@ def test_records_of_simulated_deals_score_as_simulated(random_deals_with_records
         assert out["score"] == [row[f"score_{s}"] for s in range(4)]
         assert (out["winner"] or "none") == row["winner"]
         assert out["game_value"] == row["game_value"]
+
+
+def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
+    """legal_calls (the simulator's fast form) equals asking call_error level by level."""
+    import numpy as np
+
+    from dokosim.cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
+    from dokosim.engine.layout import E_OK, P_TURN, R_LEN, ST_LEN
+    from dokosim.engine.play import call_error, legal_calls, legal_mask, make_call, play_card, setup_deal
+    rng = np.random.default_rng(5)
+    checked = 0
+    for deal in range(300):
+        perm = rng.permutation(48)
+        hands = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(perm):
+            hands[i // 12] |= np.int64(1) << np.int64(c)
+        holder = [s for s in range(4) if (hands[s] >> 12) & 3 == 3]  # both QC (type 6 -> cards 12, 13)
+        contract, declarer = C_NORMAL, -1
+        if holder and deal % 2:
+            contract, declarer = C_MARRIAGE, holder[0]
+        elif deal % 3 == 0:
+            contract, declarer = C_SOLO_BASE + deal % 7, deal % 4
+        st = np.zeros(ST_LEN, dtype=np.int64)
+        plays = np.zeros(48, dtype=np.int64)
+        play_seat = np.zeros(48, dtype=np.int64)
+        trick_winner = np.zeros(12, dtype=np.int64)
+        power = np.zeros(48, dtype=np.int64)
+        fclass = np.zeros(48, dtype=np.int64)
+        cmask = np.zeros(5, dtype=np.int64)
+        rules = np.zeros(R_LEN, dtype=np.int64)
+        setup_deal(st, hands, 3, contract, declarer, False, power, fclass, cmask)
+        for k in range(48):
+            for seat in range(4):
+                fast = legal_calls(st, hands, seat)
+                slow = sum(1 << lv for lv in range(1, 6) if call_error(st, hands, seat, lv, -1) == E_OK)
+                assert fast == slow, (deal, k, seat)
+                checked += 1
+                if fast and rng.random() < 0.08:
+                    levels = [lv for lv in range(1, 6) if fast >> lv & 1]
+                    make_call(st, hands, seat, int(rng.choice(levels)))
+            seat = st[P_TURN]
+            legal = [c for c in range(48) if legal_mask(st, hands[seat], plays, fclass, cmask) >> c & 1]
+            play_card(st, hands, int(rng.choice(legal)), plays, play_seat, trick_winner, power, fclass, rules)
+    assert checked == 300 * 48 * 4

@@ -133,7 +133,7 @@ def legal_mask(st, hand, plays, fclass, cmask):
     return hand
 
 
-@kernel
+@inline_kernel
 def card_error(st, hands, seat, card, plays, fclass, cmask):
     """E_OK if ``seat`` may play ``card`` now, else E_NOT_IN_HAND or E_FOLLOW_SUIT."""
     bit = np.int64(1) << card
@@ -238,18 +238,18 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, ru
     return card
 
 
-@kernel
+@inline_kernel
 def seat_is_re(st, seat):
     return (st[H_RE_MASK] >> seat) & 1 == 1
 
 
-@kernel
+@inline_kernel
 def call_limit(st, level):
     """Fewest cards the caller must hold to make a call of ``level`` as a first call."""
     return st[P_HAND_SIZE] - level - st[P_SHIFT]
 
 
-@kernel
+@inline_kernel
 def call_error(st, hands, seat, level, named_side):
     """E_OK if ``seat`` may raise its side to ``level`` now, else the error kind.
 
@@ -286,19 +286,43 @@ def call_error(st, hands, seat, level, named_side):
     return E_OK
 
 
-@kernel
+@inline_kernel
 def legal_calls(st, hands, seat):
-    """Bit mask of the levels (1..5) ``seat`` may call now (bit L set = level L allowed)."""
-    m = np.int64(0)
+    """Bit mask of the levels (1..5) ``seat`` may call now (bit L set = level L allowed).
+
+    The fast form of asking ``call_error`` for each level (a test checks they
+    agree): limits fall as levels rise, so once the lowest new level is in
+    time, every higher level is too, except that a reply's lenient limit
+    covers only Re/Kontra itself and a late reply bars all denials.
+    """
     if st[P_CLARIFIED] == 0:
+        return np.int64(0)
+    side = 0 if seat_is_re(st, seat) else 1
+    own = st[P_LEVEL_RE + side]
+    opp = st[P_LEVEL_KO - side]
+    if own >= 5:
+        return np.int64(0)
+    held = popcount(hands[seat])
+    m = np.int64(0)
+    lowest_denial = own + 1
+    if own == 0:
+        limit = call_limit(st, 1)
+        if opp > 0 and call_limit(st, opp) - 1 < limit:
+            limit = call_limit(st, opp) - 1
+        if held < limit:
+            return m
+        m |= 2
+        if opp > 0 and held < call_limit(st, 1):
+            return m  # a late reply: no denials
+        lowest_denial = 2
+    if st[P_BAR_RE + side] or held < call_limit(st, lowest_denial):
         return m
-    for lv in range(1, 6):
-        if call_error(st, hands, seat, lv, -1) == E_OK:
-            m |= np.int64(1) << lv
+    for lv in range(lowest_denial, 6):
+        m |= np.int64(1) << lv
     return m
 
 
-@kernel
+@inline_kernel
 def make_call(st, hands, seat, level):
     """Raise seat's side to ``level`` (already checked)."""
     is_re = seat_is_re(st, seat)

@@ -5,19 +5,19 @@ public state ``pub`` = ``st[:PUBLIC_LEN]``, the cards played and by whom, and
 the deal's public ranking tables).
 """
 from ..cards import EYES, TRUMP
-from ..engine.bits import lowest_bit_index
-from ..engine.jit import kernel
+from ..engine.bits import lowest_bit_index, popcount
+from ..engine.jit import inline_kernel
 from ..engine.layout import P_KNOWN_KO, P_KNOWN_RE, P_NPLAYED, R_DULLE
 from ..engine.play import QC_MASK, best_offset
 
 
-@kernel
+@inline_kernel
 def trick_start(pub):
     n = pub[P_NPLAYED]
     return n - n % 4
 
 
-@kernel
+@inline_kernel
 def trick_eyes_so_far(pub, plays):
     total = 0
     for k in range(trick_start(pub), pub[P_NPLAYED]):
@@ -25,7 +25,7 @@ def trick_eyes_so_far(pub, plays):
     return total
 
 
-@kernel
+@inline_kernel
 def winning_seat_so_far(pub, plays, play_seat, power, fclass, rules):
     """Seat whose card is winning the current trick, -1 if the trick is empty."""
     start = trick_start(pub)
@@ -35,7 +35,7 @@ def winning_seat_so_far(pub, plays, play_seat, power, fclass, rules):
     return play_seat[start + best_offset(plays, start, count, power, fclass, rules[R_DULLE], False)]
 
 
-@kernel
+@inline_kernel
 def would_win(card, pub, plays, power, fclass):
     """True when ``card`` played now would beat every card already in the trick."""
     start = trick_start(pub)
@@ -55,7 +55,7 @@ def would_win(card, pub, plays, power, fclass):
     return True
 
 
-@kernel
+@inline_kernel
 def own_side_is_re(seat, hand, pub):
     """The seat's own party as it knows it: Re if it holds a QC or the table knows it is Re."""
     if (pub[P_KNOWN_RE] >> seat) & 1:
@@ -65,7 +65,7 @@ def own_side_is_re(seat, hand, pub):
     return (hand & QC_MASK) != 0
 
 
-@kernel
+@inline_kernel
 def is_known_partner(seat, other, hand, pub):
     """True when the seat knows ``other`` plays on its side."""
     if other == seat:
@@ -75,19 +75,13 @@ def is_known_partner(seat, other, hand, pub):
     return (pub[P_KNOWN_KO] >> other) & 1 == 1
 
 
-@kernel
-def count_trumps(hand, fclass):
-    n = 0
-    m = hand
-    while m:
-        c = lowest_bit_index(m)
-        m &= m - 1
-        if fclass[c] == TRUMP:
-            n += 1
-    return n
+@inline_kernel
+def count_trumps(hand, cmask):
+    """Trumps in a hand under this deal's ranking."""
+    return popcount(hand & cmask[TRUMP])
 
 
-@kernel
+@inline_kernel
 def extreme_card(mask, power, fclass, highest):
     """Highest (or lowest) card of a mask by (trump first, power); ties by eyes for the lowest."""
     best = -1

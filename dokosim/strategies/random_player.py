@@ -1,6 +1,6 @@
 """``random``: uniform over the legal choices; reserves and calls only when its parameters say so."""
 from ..engine.bits import nth_set_bit, popcount
-from ..engine.jit import inline_kernel, kernel
+from ..engine.jit import inline_kernel
 from ..engine.layout import RES_HEALTHY
 from ..engine.rng import below, uniform
 
@@ -11,7 +11,7 @@ PARAMS = {
 }
 
 
-@kernel
+@inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
     others = options & ~(1 << RES_HEALTHY)
     if others and uniform(rng) < params[0]:

@@ -8,7 +8,7 @@ Kontra with many trumps, never a denial.
 """
 from ..cards import CLASS_MASK, SOLO_SCHEME, TRUMP
 from ..engine.bits import popcount
-from ..engine.jit import kernel
+from ..engine.jit import inline_kernel
 from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE
 from .common import (
     count_trumps, extreme_card, is_known_partner, trick_eyes_so_far, trick_start,
@@ -24,7 +24,7 @@ PARAMS = {
 ACES = sum(3 << (12 * suit) for suit in range(4))  # both aces of every suit
 
 
-@kernel
+@inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
     best = RES_HEALTHY
     best_trumps = params[0] - 1
@@ -39,14 +39,14 @@ def reserve(seat, hand, options, pub, rules, params, rng):
     return best
 
 
-@kernel
+@inline_kernel
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-    if (legal >> 1) & 1 and count_trumps(hand, fclass) >= params[1]:
+    if (legal >> 1) & 1 and count_trumps(hand, cmask) >= params[1]:
         return 1
     return 0
 
 
-@kernel
+@inline_kernel
 def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     n = pub[P_NPLAYED]
     if n == trick_start(pub):
