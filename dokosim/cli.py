@@ -93,12 +93,12 @@ def _dataset_record(directory: Path, deal_id: int) -> dict:
             return json.loads(rows["record"][0])
     # replay (seed, deal_id) with the manifest's settings
     from .records import record_from_row
-    from .simulate import make_plan, run_rows
+    from .simulate import Simulator, make_plan
     params = {seat: p for seat, p in enumerate(manifest["params"])}
     plan = make_plan(manifest["deals"], manifest["seed"], manifest["rules"], manifest["strategies"],
                      params, manifest["dealer"], manifest["contract"], manifest["declarer"] or 0,
                      manifest["compulsory"], manifest["calls"], True)
-    out, plays, calls = run_rows(plan, deal_id, 1)
+    out, plays, calls = Simulator(plan).rows(deal_id, 1)
     return record_from_row(out[0], plays[0], calls[0], plan.rules, plan.compulsory)
 
 

@@ -66,7 +66,7 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
             if declarer < 0:
                 contract = C_NORMAL
     else:
-        for i in range(ST_LEN):
+        for i in range(PUBLIC_LEN):  # what the reservations may see: this deal only
             st[i] = 0
         st[P_DEALER] = dealer
         st[P_HAND_SIZE] = popcount(hands[0])
@@ -90,7 +90,7 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
         if calls_on and (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]):
             first = st[P_TURN]
             for i in range(4):
-                seat = (first + i) % 4
+                seat = (first + i) & 3
                 legal = call_masks[seat]
                 if legal:
                     level = choose_call(strategy_ids[seat], seat, hands[seat], legal, pub,  # noqa: F821
@@ -113,7 +113,7 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
             card = popcount(card - 1)
         play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, rules)
         if calls_on:
-            if st[P_NPLAYED] % 4 == 0:
+            if st[P_NPLAYED] & 3 == 0:
                 refresh_call_masks(st, hands, call_masks)
             else:
                 call_masks[seat] = legal_calls(st, hands, seat)

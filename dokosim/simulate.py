@@ -96,41 +96,54 @@ def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=
                           contract, declarer, compulsory, calls, keep_play, int(chunk_size))
 
 
-def kernel_for(plan: SimulationPlan):
-    """The compiled simulation module and the per-seat strategy ids and parameters."""
-    modules: list[str] = []
-    for s in plan.strategies:
-        if s.module_path not in modules:
-            modules.append(s.module_path)
-    ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
-    params = np.zeros((4, MAX_PARAMS), dtype=np.float64)
-    for seat, s in enumerate(plan.strategies):
-        params[seat] = s.param_vector()
-    return simulation_kernel(modules), ids, params
+class Simulator:
+    """A plan's compiled kernel and output buffers, reused chunk after chunk.
 
+    Reusing the buffers matters: fresh pages for every chunk cost more than
+    playing the deals in them.
+    """
 
-def run_rows(plan: SimulationPlan, first: int, n: int, kernel=None):
-    """Simulate deals first .. first+n-1; returns (rows, plays, calls) arrays."""
-    module, ids, params = kernel or kernel_for(plan)
-    out = np.zeros((n, OUT_LEN), dtype=np.int64)
-    keep = n if plan.keep_play else 1
-    plays = np.zeros((keep, 48), dtype=np.int64)
-    calls = np.zeros((keep, MAX_CALL_LOG, 3), dtype=np.int64)
-    if n:
-        n_blocks = min(n, 4 * numba.get_num_threads())
-        module.simulate_chunk(plan.seed, first, n, n_blocks, plan.control(), plan.rules.packed(), ids,
-                              params, out, plays, calls)
-    return out, plays, calls
+    def __init__(self, plan: SimulationPlan):
+        self.plan = plan
+        modules: list[str] = []
+        for s in plan.strategies:
+            if s.module_path not in modules:
+                modules.append(s.module_path)
+        self.module = simulation_kernel(modules)
+        self.strategy_ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
+        self.params = np.zeros((4, MAX_PARAMS), dtype=np.float64)
+        for seat, s in enumerate(plan.strategies):
+            self.params[seat] = s.param_vector()
+        self.control = plan.control()
+        self.rules = plan.rules.packed()
+        self._capacity = 0
 
+    def rows(self, first: int, n: int):
+        """Simulate deals first .. first+n-1; returns (rows, plays, calls) views of the buffers,
+        valid until the next call."""
+        if n > self._capacity:
+            keep = n if self.plan.keep_play else 1
+            self._out = np.zeros((n, OUT_LEN), dtype=np.int64)
+            self._plays = np.zeros((keep, 48), dtype=np.int64)
+            self._calls = np.zeros((keep, MAX_CALL_LOG, 3), dtype=np.int64)
+            self._capacity = n
+        out = self._out[:n]
+        plays = self._plays[:n] if self.plan.keep_play else self._plays
+        calls = self._calls[:n] if self.plan.keep_play else self._calls
+        if n:
+            n_blocks = min(n, 4 * numba.get_num_threads())
+            self.module.simulate_chunk(self.plan.seed, first, n, n_blocks, self.control, self.rules,
+                                       self.strategy_ids, self.params, out, plays, calls)
+        return out, plays, calls
 
-def chunk_frame(plan: SimulationPlan, first: int, n: int, kernel=None) -> pl.DataFrame:
-    """The dataset rows of deals first .. first+n-1 as a DataFrame."""
-    out, plays, calls = run_rows(plan, first, n, kernel)
-    frame = frame_from_rows(out, [s.name for s in plan.strategies])
-    if plan.keep_play:
-        from .records import records_from_rows
-        frame = frame.with_columns(pl.Series("record", records_from_rows(plan, out, plays, calls)))
-    return frame
+    def frame(self, first: int, n: int) -> pl.DataFrame:
+        """The dataset rows of deals first .. first+n-1 as a DataFrame."""
+        out, plays, calls = self.rows(first, n)
+        frame = frame_from_rows(out, [s.name for s in self.plan.strategies])
+        if self.plan.keep_play:
+            from .records import records_from_rows
+            frame = frame.with_columns(pl.Series("record", records_from_rows(self.plan, out, plays, calls)))
+        return frame
 
 
 def _progress(total: int, quiet: bool, initial: int = 0):
@@ -159,7 +172,7 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise SimulationError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
-    kernel = kernel_for(plan)
+    sim = Simulator(plan)
     n_chunks = -(-plan.deals // plan.chunk_size)
     bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
               for i in range(n_chunks)]
@@ -167,7 +180,7 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         frames = []
         with _progress(plan.deals, quiet) as bar:
             for _, first, n in bounds:
-                frames.append(chunk_frame(plan, first, n, kernel))
+                frames.append(sim.frame(first, n))
                 bar.update(n)
         if frames:
             return pl.concat(frames)
@@ -177,7 +190,7 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     todo = [b for b in bounds if b[0] not in done]
     with _progress(plan.deals, quiet, initial=plan.deals - sum(b[2] for b in todo)) as bar:
         for index, first, n in todo:
-            write_chunk(directory, index, chunk_frame(plan, first, n, kernel))
+            write_chunk(directory, index, sim.frame(first, n))
             bar.update(n)
     return directory
 

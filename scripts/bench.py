@@ -45,15 +45,19 @@ def report(label: str, per_s: float, floor: float, unit="deals/s"):
     print(f"{label:58} {per_s:12,.0f} {unit:10} ratio {per_s / floor:6.3f}")
 
 
-def bench_kernel(label, floor, n, threads, **plan_kwargs):
+def bench_kernel(label, floor, n, threads, chunk=250_000, **plan_kwargs):
+    """Deals per second of the simulator's chunk loop (as simulate() runs it, without the DataFrame)."""
     import numba
 
-    from dokosim.simulate import kernel_for, make_plan, run_rows
+    from dokosim.simulate import Simulator, make_plan
     numba.set_num_threads(threads)
-    plan = make_plan(n, **plan_kwargs)
-    kernel = kernel_for(plan)
-    run_rows(plan, 0, 1000, kernel)  # compile / warm
-    t = timed(lambda: run_rows(plan, 0, n, kernel))
+    sim = Simulator(make_plan(n, **plan_kwargs))
+    sim.rows(0, 1000)  # compile / warm
+
+    def run():
+        for first in range(0, n, chunk):
+            sim.rows(first, min(chunk, n - first))
+    t = timed(run)
     report(f"{label} [{threads} thread(s)]", n / t, floor)
     return n / t
 

@@ -19,10 +19,10 @@ def deal_hands(rng, deck, hands, dealer):
         deck[i] = deck[j]
         deck[j] = x
     for s in range(4):
-        hands[s] = 0
-    for i in range(48):
-        seat = (dealer + 1 + i // 12) % 4
-        hands[seat] |= np.int64(1) << deck[i]
+        hand = np.int64(0)
+        for i in range(12 * s, 12 * s + 12):
+            hand |= np.int64(1) << deck[i]
+        hands[(dealer + 1 + s) & 3] = hand
 
 
 @kernel

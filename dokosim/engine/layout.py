@@ -39,7 +39,8 @@ PUBLIC_LEN = 23
 H_CONTRACT = 23       # the true contract code
 H_SOLOIST = 24        # the true soloist (silent marriage included), -1 none
 H_RE_MASK = 25        # mask of Re seats
-ST_LEN = 26
+H_TABLES = 26         # 1 + the scheme whose tables power/fclass/cmask hold (0: none); kept across deals
+ST_LEN = 27
 
 # ---- rules
 R_NO_NINES = 0

@@ -19,7 +19,7 @@ from .bits import popcount
 from .jit import inline_kernel, kernel
 from .layout import (
     E_BEFORE_CLARIFICATION, E_FOLLOW_SUIT, E_LATE_REPLY, E_NO_RAISE, E_NOT_IN_HAND, E_OK,
-    E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_RE_MASK, H_SOLOIST, P_BAR_KO, P_BAR_RE,
+    E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_RE_MASK, H_SOLOIST, H_TABLES, P_BAR_KO, P_BAR_RE,
     P_CLARIFIED, P_CLARIFY_TRICK, P_COMPULSORY, P_CONTRACT, P_DEALER, P_DECLARER, P_FIRST_KO,
     P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE,
     P_MARRIAGE_SEAT, P_NPLAYED, P_SCHEME, P_SHIFT, P_SOLOIST, P_TRICK, P_TURN, R_DULLE, ST_LEN,
@@ -64,15 +64,18 @@ def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass,
     ``contract`` is C_NORMAL (becomes a silent marriage when one seat holds both
     QC), C_MARRIAGE (declarer holds both QC) or a solo code.
     """
+    tables = st[H_TABLES]
     for i in range(ST_LEN):
         st[i] = 0
     scheme = contract_scheme(contract)
-    for c in range(48):
-        power[c] = POWER[scheme, c]
-        fclass[c] = FOLLOW_CLASS[scheme, c]
-    for k in range(5):
-        cmask[k] = CLASS_MASK[scheme, k]
-    hand_size = popcount(hands[0] | 0)
+    if tables != scheme + 1:  # the scratch tables still hold the last deal's scheme otherwise
+        for c in range(48):
+            power[c] = POWER[scheme, c]
+            fclass[c] = FOLLOW_CLASS[scheme, c]
+        for k in range(5):
+            cmask[k] = CLASS_MASK[scheme, k]
+    st[H_TABLES] = scheme + 1
+    hand_size = popcount(hands[0])
     for s in range(1, 4):
         if popcount(hands[s]) > hand_size:
             hand_size = popcount(hands[s])
@@ -125,9 +128,9 @@ def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass,
 def legal_mask(st, hand, plays, fclass, cmask):
     """Cards of ``hand`` that may be played now."""
     n = st[P_NPLAYED]
-    if n % 4 == 0:
+    if n & 3 == 0:
         return hand
-    follow = hand & cmask[fclass[plays[n - (n % 4)]]]
+    follow = hand & cmask[fclass[plays[n & ~3]]]
     if follow:
         return follow
     return hand
@@ -206,8 +209,8 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, ru
     st[P_NPLAYED] = n
     if (card >> 1) == T_QC and st[P_CONTRACT] == C_NORMAL:
         reveal(st, seat, True)
-    if n % 4 != 0:
-        st[P_TURN] = (seat + 1) % 4
+    if n & 3 != 0:
+        st[P_TURN] = (seat + 1) & 3
         return card
     trick = st[P_TRICK]
     start = n - 4

@@ -14,7 +14,7 @@ from ..engine.play import QC_MASK, best_offset
 @inline_kernel
 def trick_start(pub):
     n = pub[P_NPLAYED]
-    return n - n % 4
+    return n & ~3
 
 
 @inline_kernel

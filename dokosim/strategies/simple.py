@@ -69,7 +69,7 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
         idx = popcount(c - 1)
         if would_win(idx, pub, plays, power, fclass):
             winners |= c
-    last = n % 4 == 3
+    last = n & 3 == 3
     if winners and (last or trick_eyes_so_far(pub, plays) >= params[2]):
         return extreme_card(winners, power, fclass, not last)
     return extreme_card(legal, power, fclass, False)
