@@ -140,8 +140,11 @@ def _parse_params(items: tuple[str, ...]) -> dict:
 @click.option("--keep-play", is_flag=True, help="Add each deal's game record to the dataset.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--scheduler", default=None, help="Run on a dask.distributed scheduler at this address.")
+@click.option("--cluster", default=None, help="Run on a local Dask cluster: local:N (N worker processes).")
 def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items, threads,
-             chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, as_json, quiet):
+             chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, as_json, quiet,
+             scheduler, cluster):
     """Deal and play DEALS deals; print a summary or write a dataset (--out)."""
     from .simulate import FORCEABLE, SimulationError, simulate as run, summary
     from .strategies.registry import StrategyError, register_path
@@ -156,7 +159,7 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
         result = run(deals, seed, rules, strategy, out=out, threads=threads, chunk_size=chunk_size,
                      params=_parse_params(param_items), dealer=dealer, contract=contract,
                      declarer=declarer, compulsory=compulsory, calls=not no_calls,
-                     keep_play=keep_play, quiet=quiet)
+                     keep_play=keep_play, quiet=quiet, scheduler=scheduler, cluster=cluster)
     except (SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:  # a dataset made by another command, etc.

@@ -155,7 +155,7 @@ def _progress(total: int, quiet: bool, initial: int = 0):
 
 def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=None, threads=None,
              chunk_size: int = DEFAULT_CHUNK, params=None, dealer=None, contract=None, declarer=0,
-             compulsory=False, calls=True, keep_play=False, quiet=True):
+             compulsory=False, calls=True, keep_play=False, quiet=True, scheduler=None, cluster=None):
     """Deal and play ``deals`` deals; each row depends only on (seed, deal_id).
 
     ``strategy``: a name for all seats, ``"a,b,c,d"`` or a list of four.
@@ -164,10 +164,15 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     ``compulsory=True``: the soloist leads). ``calls=False`` switches
     announcements off. Without ``out`` returns a polars DataFrame; with ``out``
     (a directory) writes a Parquet dataset there, resuming an interrupted run,
-    and returns its path.
+    and returns its path. ``scheduler`` (a dask.distributed address) or
+    ``cluster`` (``"local:N"``) runs the chunks on Dask workers instead, with
+    the same rows (see ``dokosim.distributed``).
     """
     plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
                      calls, keep_play, chunk_size)
+    if scheduler is not None or cluster is not None:
+        from .distributed import simulate_on_dask
+        return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise SimulationError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
