@@ -164,6 +164,11 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
         raise UsageError(str(exc)) from None
     except ValueError as exc:  # a dataset made by another command, etc.
         raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        if out is not None:
+            click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
+                       "again to resume", err=True)
+        sys.exit(130)
     if out is not None:
         click.echo(f"wrote {deals} deals to {result}", err=True)
         return

@@ -95,8 +95,12 @@ def write_chunk(directory: Path, index: int, frame: pl.DataFrame) -> None:
     """Write one chunk under a temporary name, then rename it into place."""
     final = chunk_path(directory, index)
     tmp = final.with_suffix(f".{os.getpid()}.tmp")
-    frame.write_parquet(tmp, compression="zstd", compression_level=9, statistics=False)
-    os.replace(tmp, final)
+    try:
+        frame.write_parquet(tmp, compression="zstd", compression_level=9, statistics=False)
+        os.replace(tmp, final)
+    except BaseException:  # Ctrl-C or a full disk: leave only whole chunks behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_json_atomic(path: Path, obj: dict) -> None:

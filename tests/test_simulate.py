@@ -175,3 +175,23 @@ def test_user_strategy_from_a_temporary_module_plays_a_full_run(tmp_path, monkey
         # highest physical index = the last card in C S H D, A..9 order held
         order = [r + s for s in "CSHD" for r in "ATKQJ9"]
         assert card == max(hand, key=order.index)
+
+
+def test_show_renders_a_dataset_deal_from_the_record_and_by_replay(tmp_path):
+    kept = tmp_path / "kept"
+    replayed = tmp_path / "replayed"
+    simulate(300, seed=8, strategy="simple", out=kept, keep_play=True)
+    simulate(300, seed=8, strategy="simple", out=replayed)
+    outputs = []
+    for d in (kept, replayed):
+        proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "show", str(d), "--deal-id", "123"],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    row = scan(kept).filter(pl.col("deal_id") == 123).collect().row(0, named=True)
+    assert f"seat 0: {row['score_0']:+d}" in outputs[0]
+    assert f"contract: {row['contract']}" in outputs[0]
+    bad = subprocess.run([sys.executable, "-m", "dokosim.cli", "show", str(kept), "--deal-id", "300"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "deals 0 to 299" in bad.stderr

@@ -1,0 +1,26 @@
+"""The documentation's examples run as written."""
+import re
+from pathlib import Path
+
+import polars as pl
+
+from dokosim.simulate import simulate
+from dokosim.strategies.registry import register_path
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def test_the_strategy_example_in_the_docs_plays(tmp_path, monkeypatch):
+    text = (DOCS / "strategies.md").read_text()
+    block = re.search(r"```python\n(# file: my_bots/greedy.py\n.*?)```", text, re.S).group(1)
+    package = tmp_path / "my_bots"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "greedy.py").write_text(block)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert register_path("my_bots.greedy") == "greedy"
+    df = simulate(4000, seed=3, strategy="greedy,simple,greedy,simple")
+    assert df.height == 4000
+    # greedy calls with 8+ trumps: some Re/Kontra calls happen, and scores sum to zero
+    assert df.filter((pl.col("calls_re") > 0) | (pl.col("calls_kontra") > 0)).height > 0
+    assert (df.select(pl.sum_horizontal([f"score_{s}" for s in range(4)])).to_series() == 0).all()
