@@ -32,6 +32,8 @@ MAX_PARAMS = 16
 BUILTIN = {
     "random": "dokosim.strategies.random_player",
     "simple": "dokosim.strategies.simple",
+    "heuristic": "dokosim.strategies.heuristic",
+    "pimc": "dokosim.strategies.pimc",
 }
 ENTRY_POINT_GROUP = "dokosim.strategies"
 _EXTRA: dict[str, str] = {}  # names registered at run time (--strategy-path, register())
