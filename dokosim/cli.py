@@ -187,9 +187,10 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
 @main.command("rules")
 def rules_cmd():
     """List the rules presets and options."""
+    from .rules import PRESET_HELP
     click.echo("presets:")
-    for name, r in PRESETS.items():
-        click.echo(f"  {name:18} {r.to_dict()}")
+    for name in PRESETS:
+        click.echo(f"  {name:18} {PRESET_HELP[name]}")
     click.echo("options (RULES.md part 2):")
     for name, text in OPTION_HELP.items():
         click.echo(f"  {name:18} {text}")

@@ -17,7 +17,7 @@ import polars as pl
 from .cards import CONTRACT_NAMES
 from .engine.layout import OUT_COLUMNS, WINNER_NAMES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CONTRACT_ENUM = pl.Enum(list(CONTRACT_NAMES))
 WINNER_ENUM = pl.Enum(list(WINNER_NAMES))
 COLUMN_TYPES = {
@@ -31,6 +31,8 @@ COLUMN_TYPES = {
     "fox_re": pl.Int8, "fox_kontra": pl.Int8, "doppelkopf_re": pl.Int8,
     "doppelkopf_kontra": pl.Int8, "charlie_re": pl.Int8, "charlie_kontra": pl.Int8,
     "against_the_queens": pl.Boolean,
+    "redeals": pl.Int16, "poverty_partner": pl.Int8, "poverty_passed": pl.Int64,
+    "poverty_returned": pl.Int64, "piglets": pl.Int8,
 }
 assert tuple(COLUMN_TYPES) == OUT_COLUMNS
 

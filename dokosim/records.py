@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import (
-    C_MARRIAGE, C_NORMAL, C_SOLO_BASE, CONTRACT_NAMES, RANKS, SOLO_KINDS, SUIT_NAMES, card_name,
+    C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CONTRACT_NAMES, RANKS, SOLO_KINDS, SUIT_NAMES, card_name,
     mask_cards, parse_card_type,
 )
 from .engine.layout import (
@@ -53,6 +53,7 @@ class PackedRecord:
     contract: int              # C_NORMAL, C_MARRIAGE or a solo code
     declarer: int
     compulsory: bool
+    poverty: tuple             # poverty: (partner, 3 passed types, 3 returned types), else ()
     play: bytes                # card types in the order played
     calls: list[tuple[int, int, int, int]]  # (cards_played, seat, level, named side)
 
@@ -114,16 +115,16 @@ def _parse_hands(raw, rules: Rules) -> bytes:
     return types
 
 
-def _parse_contract(raw, hands_ok: bool) -> tuple[int, int, bool]:
+def _parse_contract(raw, rules: Rules) -> tuple[int, int, bool, tuple]:
     if raw is None:
-        return C_NORMAL, -1, False
+        return C_NORMAL, -1, False, ()
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         raise RecordError("bad_field", "field 'contract' must be an object with a 'type'")
     kind = raw["type"]
     if kind == "normal":
-        return C_NORMAL, -1, False
+        return C_NORMAL, -1, False, ()
     if kind == "marriage":
-        return C_MARRIAGE, _int_field(raw, "seat", None, 0, 3), False
+        return C_MARRIAGE, _int_field(raw, "seat", None, 0, 3), False, ()
     if kind == "solo":
         solo = raw.get("kind")
         if solo not in SOLO_KINDS:
@@ -132,11 +133,23 @@ def _parse_contract(raw, hands_ok: bool) -> tuple[int, int, bool]:
         if not isinstance(compulsory, bool):
             raise RecordError("bad_field", f"field 'compulsory' must be true or false, got {compulsory!r}")
         seat = _int_field(raw, "seat", None, 0, 3)
-        return C_SOLO_BASE + SOLO_KINDS.index(solo), seat, compulsory
+        return C_SOLO_BASE + SOLO_KINDS.index(solo), seat, compulsory, ()
     if kind == "poverty":
-        seat = raw.get("seat")
-        raise RecordError("bad_contract", "a poverty contract needs the 'poverty' rules option",
-                          seat=seat if isinstance(seat, int) else None)
+        seat = _int_field(raw, "seat", None, 0, 3)
+        if not rules.poverty:
+            raise RecordError("bad_contract", "a poverty contract needs the 'poverty' rules option",
+                              seat=seat)
+        partner = _int_field(raw, "partner", None, 0, 3)
+        if partner == seat:
+            raise RecordError("bad_contract", f"poverty: seat {seat} cannot accept its own poverty",
+                              seat=seat)
+        cards = []
+        for name in ("passed", "returned"):
+            value = raw.get(name)
+            if not isinstance(value, list) or len(value) != 3:
+                raise RecordError("bad_field", f"poverty field {name!r} must be a list of 3 cards")
+            cards += _types(value)
+        return C_POVERTY, seat, False, (partner, *cards)
     raise RecordError("bad_field", f"contract type {kind!r} is not one of normal, marriage, solo, poverty")
 
 
@@ -175,7 +188,7 @@ def parse_record(obj) -> PackedRecord:
     if "hands" not in obj:
         raise RecordError("bad_field", "field 'hands' is missing")
     hands = _parse_hands(obj["hands"], rules)
-    contract, declarer, compulsory = _parse_contract(obj.get("contract"), True)
+    contract, declarer, compulsory, poverty = _parse_contract(obj.get("contract"), rules)
     n_cards = 4 * rules.hand_size
     play_raw = obj.get("play", [])
     if not isinstance(play_raw, list):
@@ -184,7 +197,7 @@ def parse_record(obj) -> PackedRecord:
         raise RecordError("bad_field", f"field 'play' has {len(play_raw)} cards; a deal has {n_cards}")
     play = bytes(_types(play_raw))
     calls = _parse_calls(obj.get("announcements"), n_cards - 1)
-    return PackedRecord(rules, dealer, hands, contract, declarer, compulsory, play, calls)
+    return PackedRecord(rules, dealer, hands, contract, declarer, compulsory, poverty, play, calls)
 
 
 def _byte_rows(rows: list[bytes], width: int) -> np.ndarray:
@@ -206,16 +219,19 @@ def replay_records(packed: list[PackedRecord]):
     scalars = np.array([(p.dealer, p.contract, p.declarer, p.compulsory, len(p.calls)) for p in packed],
                        dtype=np.int64).reshape(n, 5)
     calls = np.zeros((n, MAX_CALLS, 4), dtype=np.int64)
+    poverty = np.zeros((n, 8), dtype=np.int64)
     for i, p in enumerate(packed):
         if p.calls:
             calls[i, :len(p.calls)] = p.calls
+        if p.poverty:
+            poverty[i, :7] = p.poverty
     rules = np.array([rules_cache[p.rules] for p in packed], dtype=np.int64).reshape(n, R_LEN)
     res = np.zeros((n, RES_LEN), dtype=np.int64)
     items = np.zeros((n, 2, N_ITEMS), dtype=np.int64)
     err = np.zeros((n, ERR_LEN), dtype=np.int64)
     if n:
         replay_batch(hand_types, scalars[:, 0].copy(), scalars[:, 1].copy(), scalars[:, 2].copy(),
-                     scalars[:, 3].copy(), plays, n_play, calls, scalars[:, 4].copy(), rules, items,
+                     scalars[:, 3].copy(), poverty, plays, n_play, calls, scalars[:, 4].copy(), rules, items,
                      res, err)
     return res, items, err
 
@@ -256,6 +272,12 @@ def error_output(p: PackedRecord, err: np.ndarray) -> dict:
     elif kind in ("marriage_without_qc", "bad_contract"):
         if kind == "marriage_without_qc":
             out["error"] = f"seat {seat} declared a marriage without holding both QC"
+        elif p.contract == C_POVERTY:
+            if seat == p.declarer:
+                out["error"] = (f"seat {seat}'s poverty breaks the rules: more than 3 trumps, or the "
+                                "passed cards are not 3 of its cards including all its trumps")
+            else:
+                out["error"] = f"seat {seat} returned cards in the poverty that it does not hold"
         else:
             solo = SOLO_KINDS[p.contract - C_SOLO_BASE]
             out["error"] = (f"seat {seat} declared a {solo} solo, which these rules do not allow "
@@ -401,7 +423,10 @@ class _BadJson:
 def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules: Rules,
                     compulsory: bool = False) -> dict:
     """The game record of one simulated deal (a row of the simulator's ``out`` array)."""
-    from .engine.layout import O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_RE_MASK
+    from .engine.layout import (
+        O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_POVERTY_PARTNER, O_POVERTY_PASSED,
+        O_POVERTY_RETURNED, O_RE_MASK,
+    )
     from .cards import C_MARRIAGE_SOLO, C_SILENT_MARRIAGE, mask_str
     contract = int(row[O_CONTRACT])
     declarer = int(row[O_DECLARER])
@@ -409,6 +434,10 @@ def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules
         spec = {"type": "normal"}
     elif contract in (C_MARRIAGE, C_MARRIAGE_SOLO):
         spec = {"type": "marriage", "seat": declarer}
+    elif contract == C_POVERTY:
+        spec = {"type": "poverty", "seat": declarer, "partner": int(row[O_POVERTY_PARTNER]),
+                "passed": [card_name(c) for c in mask_cards(int(row[O_POVERTY_PASSED]))],
+                "returned": [card_name(c) for c in mask_cards(int(row[O_POVERTY_RETURNED]))]}
     else:
         spec = {"type": "solo", "kind": SOLO_KINDS[contract - C_SOLO_BASE], "seat": declarer,
                 "compulsory": compulsory}
@@ -465,7 +494,9 @@ def replay_detail(obj) -> dict:
         calls[:len(p.calls)] = p.calls
     play_in = _byte_rows([p.play], 48)[0] * 2
     hand_types = _byte_rows([p.hand_types], 48)[0]
-    replay_one(hand_types, p.dealer, p.contract, p.declarer, p.compulsory,
+    poverty = np.zeros(8, dtype=np.int64)
+    poverty[:len(p.poverty)] = p.poverty
+    replay_one(hand_types, p.dealer, p.contract, p.declarer, p.compulsory, poverty,
                play_in, len(p.play), calls, len(p.calls), p.rules.packed(), st, hands, plays,
                play_seat, trick_winner, power, fclass, cmask, items, res, err)
     output = error_output(p, err) if err[0] else result_output(p, res.tolist(), points_lists(items[None])[0])

@@ -33,7 +33,7 @@ OPTION_HELP = {
     "solos": "list of solo kinds a player may declare (default all seven)",
 }
 # Options the kernels implement in this version; the others are refused as unsupported.
-SUPPORTED = {"dulle", "solos"}
+SUPPORTED = {"dulle", "solos", "no_nines", "schweinchen", "superschweinchen", "poverty", "throw_in"}
 
 
 class RulesError(ValueError):
@@ -88,7 +88,16 @@ class Rules:
         return r
 
 
-PRESETS = {"ddv": Rules()}
+PRESETS = {
+    "ddv": Rules(),
+    "club": Rules(preset="club", poverty=True, schweinchen=True),
+    "sharp": Rules(preset="sharp", no_nines=True),
+}
+PRESET_HELP = {
+    "ddv": "the DDV tournament rules (RULES.md part 1)",
+    "club": "a common club table: ddv + poverty + piglets (no throw-in)",
+    "sharp": "sharp Doppelkopf: ddv without the nines (40 cards)",
+}
 
 
 def _check_type(name: str, value, expected: type):
@@ -140,7 +149,7 @@ def rules_from_object(obj) -> Rules:
                 f"rules option {name!r} is not implemented in this version of dokosim "
                 f"(implemented: {', '.join(sorted(SUPPORTED))})", kind="unsupported_rule")
         values[name] = value
-    rules = dataclasses.replace(base, preset=preset, **values)
+    rules = dataclasses.replace(base, **values)
     if rules.superschweinchen and not rules.schweinchen:
         raise RulesError("rules option 'superschweinchen' needs 'schweinchen'")
     return rules

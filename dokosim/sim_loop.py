@@ -9,20 +9,28 @@ not here: every step calls the engine's kernels.
 import numpy as np
 from numba import prange
 
-from dokosim.cards import C_MARRIAGE, C_NORMAL
+from dokosim.cards import C_MARRIAGE, C_NORMAL, C_POVERTY
 from dokosim.engine.bits import popcount
-from dokosim.engine.deal import deal_hands, reservation_options, resolve_reservations
+from dokosim.engine.deal import (
+    NORMAL_TRUMPS, deal_hands, exchange_cards, poverty_pass_error, poverty_return_error,
+    reservation_options, resolve_reservations,
+)
 from dokosim.engine.jit import inline_kernel, kernel, parallel_kernel
 from dokosim.engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
     MAX_CALL_LOG, N_ITEMS, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
     O_CLARIFY, O_CONTRACT, O_DEAL_ID, O_DEALER, O_DECLARER, O_DOKO_KO, O_DOKO_RE, O_EYES_RE,
     O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
-    O_TRICKS_RE, O_VALUE, O_WINNER, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
+    O_TRICKS_RE, O_VALUE, O_WINNER, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
+    O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_NO_NINES, REDEAL, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
     P_FIRST_RE, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SHIFT, P_TURN, PUBLIC_LEN,
     RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
 )
-from dokosim.engine.play import legal_calls, legal_mask, make_call, play_card, setup_deal
+from dokosim.engine.play import (
+    apply_piglets, both_qc_seat, legal_calls, legal_mask, make_call, play_card, setup_deal,
+    setup_poverty,
+)
+from dokosim.strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
 from dokosim.engine.rng import RNG_LEN, seed_stream
 from dokosim.engine.scoring import score_deal
 
@@ -40,44 +48,93 @@ def refresh_call_masks(st, hands, call_masks):
         call_masks[s] = legal_calls(st, hands, s)
 
 
+MAX_REDEALS = 100  # a table that keeps redealing plays the next deal as it comes
+
+
+@inline_kernel
+def run_poverty(poor, dealer, strategy_ids, params, st, hands, rules, rng, poverty):
+    """The exchange of a poverty: the poor player passes, the others in turn may accept,
+    the acceptor returns 3 cards. Fills poverty (partner, passed, returned, trumps returned);
+    partner -1 when everybody refused."""
+    pub = st[:PUBLIC_LEN]
+    st[P_POVERTY_SEAT] = poor
+    passed = choose_exchange(strategy_ids[poor], poor, hands[poor], EX_PASS, pub, rules,  # noqa: F821
+                             params[poor], rng)
+    if poverty_pass_error(hands[poor], passed):
+        passed = default_pass(hands[poor])
+    poverty[0] = -1
+    for i in range(1, 4):
+        seat = (poor + i) & 3
+        if choose_exchange(strategy_ids[seat], seat, hands[seat], EX_ACCEPT, pub, rules,  # noqa: F821
+                           params[seat], rng) == 1:
+            received = hands[seat] | passed
+            returned = choose_exchange(strategy_ids[seat], seat, received, EX_RETURN, pub,  # noqa: F821
+                                       rules, params[seat], rng)
+            if poverty_return_error(received, returned):
+                returned = default_return(received)
+            poverty[0] = seat
+            poverty[1] = passed
+            poverty[2] = returned
+            poverty[3] = popcount(returned & NORMAL_TRUMPS)
+            exchange_cards(hands, poor, seat, passed, returned)
+            return
+
+
 @inline_kernel
 def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands, hands0, deck,
                   plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
-                  contract_out, call_masks, out_row, play_log, call_log):
-    """Deal, resolve the contract, play and score deal ``deal_id``; write its row into out_row."""
-    seed_stream(rng, seed, deal_id, 0)
+                  contract_out, call_masks, poverty, out_row, play_log, call_log):
+    """Deal, resolve the contract, play and score deal ``deal_id``; write its row into out_row.
+
+    A redeal (throw-in, a poverty nobody takes) deals again from (seed, deal_id, attempt + 1)
+    with the same dealer.
+    """
     dealer = control[CTL_DEALER]
     if dealer < 0:
         dealer = deal_id % 4
-    deal_hands(rng, deck, hands, dealer)
-    for s in range(4):
-        hands0[s] = hands[s]
     forced = control[CTL_FORCE_CONTRACT]
-    compulsory = False
-    if forced >= 0:
-        contract = forced
-        declarer = control[CTL_FORCE_DECLARER]
-        compulsory = control[CTL_COMPULSORY] == 1
-        if forced == C_MARRIAGE:
-            declarer = -1
-            for s in range(4):
-                if (reservation_options(hands[s], rules) >> 8) & 1:
-                    declarer = s
-            if declarer < 0:
-                contract = C_NORMAL
-    else:
+    compulsory = control[CTL_COMPULSORY] == 1
+    poverty[0] = -1
+    attempt = 0
+    while True:
+        seed_stream(rng, seed, deal_id, attempt)
+        deal_hands(rng, deck, hands, dealer, rules[R_NO_NINES])
+        for s in range(4):
+            hands0[s] = hands[s]
+        if forced >= 0:
+            contract = forced
+            declarer = control[CTL_FORCE_DECLARER]
+            if forced == C_MARRIAGE:
+                declarer = both_qc_seat(hands)
+                if declarer < 0:
+                    contract = C_NORMAL
+            break
         for i in range(PUBLIC_LEN):  # what the reservations may see: this deal only
             st[i] = 0
         st[P_DEALER] = dealer
         st[P_HAND_SIZE] = popcount(hands[0])
+        st[P_POVERTY_SEAT] = -1
         for s in range(4):
-            choices[s] = choose_reservation(strategy_ids[s], s, hands[s],  # noqa: F821
-                                            reservation_options(hands[s], rules), st[:PUBLIC_LEN],
-                                            rules, params[s], rng)
+            options = reservation_options(hands[s], rules)
+            choice = choose_reservation(strategy_ids[s], s, hands[s], options,  # noqa: F821
+                                        st[:PUBLIC_LEN], rules, params[s], rng)
+            choices[s] = choice if 0 <= choice < 63 and (options >> choice) & 1 else 0
         resolve_reservations(choices, dealer, contract_out)
         contract = contract_out[0]
         declarer = contract_out[1]
+        if contract == C_POVERTY:
+            run_poverty(declarer, dealer, strategy_ids, params, st, hands, rules, rng, poverty)
+            if poverty[0] < 0:
+                contract = REDEAL
+        if contract != REDEAL or attempt == MAX_REDEALS:
+            if contract == REDEAL:
+                contract = C_NORMAL
+            break
+        attempt += 1
     setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask)
+    if contract == C_POVERTY:
+        setup_poverty(st, declarer, poverty[0], poverty[3])
+    apply_piglets(st, hands, rules, power)
     pub = st[:PUBLIC_LEN]
     n_cards = 4 * st[P_HAND_SIZE]
     n_calls = 0
@@ -148,6 +205,11 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
     out_row[O_CHARLIE_RE] = items[0, I_CHARLIE]
     out_row[O_CHARLIE_KO] = items[1, I_CHARLIE]
     out_row[O_AGAINST_QUEENS] = items[1, I_AGAINST_QUEENS]
+    out_row[O_REDEALS] = attempt
+    out_row[O_POVERTY_PARTNER] = poverty[0] if contract == C_POVERTY else -1
+    out_row[O_POVERTY_PASSED] = poverty[1] if contract == C_POVERTY else 0
+    out_row[O_POVERTY_RETURNED] = poverty[2] if contract == C_POVERTY else 0
+    out_row[O_PIGLETS] = st[P_PIGLETS]
 
 
 @parallel_kernel
@@ -177,6 +239,7 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
         choices = np.zeros(4, dtype=np.int64)
         contract_out = np.zeros(2, dtype=np.int64)
         call_masks = np.zeros(4, dtype=np.int64)
+        poverty = np.zeros(4, dtype=np.int64)
         keep = control[CTL_KEEP_PLAY] == 1
         lo = b * n // n_blocks
         hi = (b + 1) * n // n_blocks
@@ -184,5 +247,5 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
             j = i if keep else 0
             play_one_deal(seed, first_deal_id + i, control, rules, strategy_ids, params, st, hands,
                           hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
-                          items, res, rng, choices, contract_out, call_masks, out[i], play_out[j],
-                          call_out[j])
+                          items, res, rng, choices, contract_out, call_masks, poverty, out[i],
+                          play_out[j], call_out[j])

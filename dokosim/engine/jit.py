@@ -1,9 +1,64 @@
-"""One place for the njit options every kernel uses."""
+"""One place for the njit options every kernel uses, and the kernel cache's validity.
+
+numba's on-disk cache checks only the source file that defines a function: a
+kernel cached before a change to a module it uses (say, a layout constant)
+would be loaded stale. dokosim's kernels are therefore cached under a stamp
+of the whole package's source: any change to any dokosim file recompiles them.
+"""
+import hashlib
+import os
+from pathlib import Path
+
 from numba import njit
+from numba.core import caching
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+GENERATED_PREFIX = "dokosim_sim_"  # modules written by strategies.registry
+
+
+def _package_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+PACKAGE_DIGEST = _package_digest()
+
+
+def _ours(py_file: str) -> bool:
+    path = os.path.abspath(py_file)
+    return path.startswith(str(PACKAGE_DIR) + os.sep) or os.path.basename(path).startswith(GENERATED_PREFIX)
+
+
+def _package_stamped(base):
+    class Locator(base):
+        """``base``, restricted to dokosim's kernels, stamped with the package digest
+        (and the generated module's own source)."""
+
+        def get_source_stamp(self):
+            return (PACKAGE_DIGEST, super().get_source_stamp())
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not _ours(py_file):
+                return None
+            return super().from_function(py_func, py_file)
+
+    Locator.__name__ = f"Dokosim{base.__name__}"
+    return Locator
+
+
+if not any(c.__name__.startswith("Dokosim") for c in caching.CacheImpl._locator_classes):
+    caching.CacheImpl._locator_classes[:0] = [
+        _package_stamped(caching.UserProvidedCacheLocator),
+        _package_stamped(caching.InTreeCacheLocator),
+        _package_stamped(caching.UserWideCacheLocator),
+    ]
 
 kernel = njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 parallel_kernel = njit(cache=True, nogil=True, parallel=True, boundscheck=False, error_model="numpy")
-
 # Small functions on the per-card path: inlined at numba IR level, so array
 # arguments cost no reference counting and no call.
 inline_kernel = njit(cache=True, nogil=True, boundscheck=False, error_model="numpy", inline="always")

@@ -34,13 +34,18 @@ P_SHIFT = 19          # cards the call limits drop by (marriage clarified in tri
 P_HAND_SIZE = 20      # N, cards per hand at the start (12)
 P_MARRIAGE_SEAT = 21  # marriage declarer, -1 none
 P_COMPULSORY = 22     # 1 for a compulsory solo
-PUBLIC_LEN = 23
+P_PIGLETS = 23        # seat holding both AD when piglets rank above TH (house rule), -1 none
+P_SUPERPIGLETS = 24   # seat holding both 9D (KD without nines) ranked above the piglets, -1 none
+P_POVERTY_SEAT = 25   # poverty: the poor player, -1 none
+P_POVERTY_PARTNER = 26  # poverty: the acceptor, -1 none
+P_POVERTY_TRUMPS = 27   # poverty: trumps among the returned cards (announced)
+PUBLIC_LEN = 28
 # ---- hidden part
-H_CONTRACT = 23       # the true contract code
-H_SOLOIST = 24        # the true soloist (silent marriage included), -1 none
-H_RE_MASK = 25        # mask of Re seats
-H_TABLES = 26         # 1 + the scheme whose tables power/fclass/cmask hold (0: none); kept across deals
-ST_LEN = 27
+H_CONTRACT = 28       # the true contract code
+H_SOLOIST = 29        # the true soloist (silent marriage included), -1 none
+H_RE_MASK = 30        # mask of Re seats
+H_TABLES = 31         # 1 + the scheme whose tables power/fclass/cmask hold (0: none or altered); kept across deals
+ST_LEN = 32
 
 # ---- rules
 R_NO_NINES = 0
@@ -116,14 +121,19 @@ OUT_COLUMNS = (
     "first_call_kontra", "soloist", "clarifying_trick", "winner", "game_value",
     "score_0", "score_1", "score_2", "score_3", "fox_re", "fox_kontra", "doppelkopf_re",
     "doppelkopf_kontra", "charlie_re", "charlie_kontra", "against_the_queens",
+    "redeals", "poverty_partner", "poverty_passed", "poverty_returned", "piglets",
 )
 (O_DEAL_ID, O_DEALER, O_HAND, _h1, _h2, _h3, O_CONTRACT, O_DECLARER, O_RE_MASK, O_EYES_RE,
  O_TRICKS_RE, O_CALLS_RE, O_CALLS_KO, O_FIRST_RE, O_FIRST_KO, O_SOLOIST, O_CLARIFY, O_WINNER,
  O_VALUE, O_SCORE, _s1, _s2, _s3, O_FOX_RE, O_FOX_KO, O_DOKO_RE, O_DOKO_KO, O_CHARLIE_RE,
- O_CHARLIE_KO, O_AGAINST_QUEENS) = range(len(OUT_COLUMNS))
+ O_CHARLIE_KO, O_AGAINST_QUEENS, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
+ O_POVERTY_RETURNED, O_PIGLETS) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 MAX_CALL_LOG = 12     # calls kept per deal with --keep-play (cards_played, seat, level)
 
 # reservation choices offered to strategies (bit i of the legal mask = choice i)
 RES_HEALTHY = 0       # 1 + k: solo of kind k (cards.SOLO_KINDS); RES_MARRIAGE: marriage
 RES_MARRIAGE = 8
+RES_POVERTY = 9       # house rule poverty
+RES_THROW_IN = 10     # house rule throw-in (a redeal)
+REDEAL = -2           # resolve_reservations: the same dealer deals again

@@ -12,17 +12,19 @@ Every function works on plain arrays (layouts in ``layout.py``, card encoding in
 import numpy as np
 
 from ..cards import (
-    C_MARRIAGE, C_MARRIAGE_SOLO, C_NORMAL, C_SILENT_MARRIAGE, C_SOLO_BASE, CLASS_MASK,
-    FOLLOW_CLASS, POWER, SCHEME_NORMAL, SOLO_SCHEME, T_QC, T_TH, TRUMP,
+    C_MARRIAGE, C_MARRIAGE_SOLO, C_NORMAL, C_POVERTY, C_SILENT_MARRIAGE, C_SOLO_BASE, CLASS_MASK,
+    FOLLOW_CLASS, POWER, SCHEME_NORMAL, SOLO_SCHEME, T_9D, T_AD, T_KD, T_QC, T_TH, TRUMP,
 )
-from .bits import popcount
+from .bits import lowest_bit_index, popcount
 from .jit import inline_kernel, kernel
 from .layout import (
     E_BEFORE_CLARIFICATION, E_FOLLOW_SUIT, E_LATE_REPLY, E_NO_RAISE, E_NOT_IN_HAND, E_OK,
     E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_RE_MASK, H_SOLOIST, H_TABLES, P_BAR_KO, P_BAR_RE,
     P_CLARIFIED, P_CLARIFY_TRICK, P_COMPULSORY, P_CONTRACT, P_DEALER, P_DECLARER, P_FIRST_KO,
     P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE,
-    P_MARRIAGE_SEAT, P_NPLAYED, P_SCHEME, P_SHIFT, P_SOLOIST, P_TRICK, P_TURN, R_DULLE, ST_LEN,
+    P_MARRIAGE_SEAT, P_NPLAYED, P_PIGLETS, P_POVERTY_PARTNER, P_POVERTY_SEAT, P_POVERTY_TRUMPS,
+    P_SCHEME, P_SHIFT, P_SOLOIST, P_SUPERPIGLETS, P_TRICK, P_TURN, R_DULLE, R_NO_NINES, R_PIGLETS,
+    R_SUPERPIGLETS, ST_LEN,
 )
 
 QC_MASK = np.int64(3) << np.int64(2 * T_QC)
@@ -86,6 +88,10 @@ def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass,
     st[P_SOLOIST] = -1
     st[H_SOLOIST] = -1
     st[P_MARRIAGE_SEAT] = -1
+    st[P_PIGLETS] = -1
+    st[P_SUPERPIGLETS] = -1
+    st[P_POVERTY_SEAT] = -1
+    st[P_POVERTY_PARTNER] = -1
     st[P_FIRST_RE] = -1
     st[P_FIRST_KO] = -1
     st[P_CLARIFIED] = 1
@@ -100,6 +106,11 @@ def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass,
         else:
             st[H_CONTRACT] = C_NORMAL
             st[H_RE_MASK] = qc_holder_mask(hands)
+    elif contract == C_POVERTY:  # parties are set by setup_poverty
+        st[P_CONTRACT] = C_POVERTY
+        st[H_CONTRACT] = C_POVERTY
+        st[P_DECLARER] = declarer
+        st[P_POVERTY_SEAT] = declarer
     elif contract == C_MARRIAGE:
         st[P_CONTRACT] = C_MARRIAGE
         st[H_CONTRACT] = C_MARRIAGE
@@ -122,6 +133,48 @@ def setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass,
             first = declarer
     st[P_LEADER] = first
     st[P_TURN] = first
+
+
+AD_PAIR = np.int64(3) << np.int64(2 * T_AD)
+NINE_D_PAIR = np.int64(3) << np.int64(2 * T_9D)
+KING_D_PAIR = np.int64(3) << np.int64(2 * T_KD)
+PIGLET_POWER = 202        # above TH (200)
+SUPERPIGLET_POWER = 204
+
+
+@inline_kernel
+def setup_poverty(st, poor, partner, trumps_returned):
+    """Parties of a poverty (after setup_deal with C_POVERTY): the poor player and the acceptor."""
+    st[P_POVERTY_PARTNER] = partner
+    st[P_POVERTY_TRUMPS] = trumps_returned
+    st[H_RE_MASK] = (np.int64(1) << poor) | (np.int64(1) << partner)
+    st[P_KNOWN_RE] = st[H_RE_MASK]
+    st[P_KNOWN_KO] = ALL_SEATS ^ st[H_RE_MASK]
+
+
+@inline_kernel
+def apply_piglets(st, hands, rules, power):
+    """House rules schweinchen / superschweinchen: raise both AD (and both 9D, or KD without
+    nines) above TH for a seat holding the pair, where the diamonds are trumps. Call after
+    setup_deal (and a poverty's exchange), with the hands as they will be played."""
+    if not rules[R_PIGLETS] or st[P_SCHEME] != SCHEME_NORMAL:
+        return
+    for s in range(4):
+        if (hands[s] & AD_PAIR) == AD_PAIR:
+            st[P_PIGLETS] = s
+    if st[P_PIGLETS] < 0:
+        return
+    power[2 * T_AD] = PIGLET_POWER
+    power[2 * T_AD + 1] = PIGLET_POWER
+    st[H_TABLES] = 0  # the tables no longer hold the plain scheme
+    if rules[R_SUPERPIGLETS]:
+        pair = KING_D_PAIR if rules[R_NO_NINES] else NINE_D_PAIR
+        for s in range(4):
+            if (hands[s] & pair) == pair:
+                st[P_SUPERPIGLETS] = s
+                low = lowest_bit_index(pair)
+                power[low] = SUPERPIGLET_POWER
+                power[low + 1] = SUPERPIGLET_POWER
 
 
 @inline_kernel

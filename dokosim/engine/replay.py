@@ -7,14 +7,21 @@ reports the first rule it breaks.
 import numpy as np
 from numba import prange
 
-from ..cards import C_MARRIAGE, C_SOLO_BASE
+from ..cards import C_MARRIAGE, C_POVERTY, C_SOLO_BASE
+from .bits import popcount
 from .jit import kernel, parallel_kernel
 from .layout import (
-    E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_NOT_THE_PACK, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN, R_SOLO_MASK,
+    E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_NOT_THE_PACK, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN,
+    R_POVERTY, R_SOLO_MASK,
     ST_LEN,
 )
-from .deal import hands_from_types
-from .play import QC_MASK, call_error, card_error, make_call, play_card, setup_deal
+from .deal import (
+    NORMAL_TRUMPS, exchange_cards, hands_from_types, may_declare_poverty, poverty_pass_error,
+    poverty_return_error,
+)
+from .play import (
+    QC_MASK, apply_piglets, call_error, card_error, make_call, play_card, setup_deal, setup_poverty,
+)
 from .scoring import describe_state, score_deal
 
 # err row: kind, seat, card_index (1-based, 0 none), card, call level, named side, cards_played,
@@ -29,14 +36,34 @@ def contract_error(hands, contract, declarer, rules):
         return E_MARRIAGE_WITHOUT_QC
     if contract >= C_SOLO_BASE and not (rules[R_SOLO_MASK] >> (contract - C_SOLO_BASE)) & 1:
         return E_BAD_CONTRACT
+    if contract == C_POVERTY and not (rules[R_POVERTY] and may_declare_poverty(hands[declarer])):
+        return E_BAD_CONTRACT
     return E_OK
 
 
 @kernel
-def replay_one(hand_types, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
-               rules, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-               items, res, err):
-    """Replay one record; fills res/items when complete, err[0] != 0 on the first violation."""
+def cards_of_types(hand, types):
+    """Mask of the physical cards of ``hand`` matching card types (a type listed twice takes
+    both copies); -1 when the hand lacks one."""
+    m = np.int64(0)
+    for t in types:
+        c = 2 * t
+        if (m >> c) & 1 or not (hand >> c) & 1:
+            c += 1
+        if (m >> c) & 1 or not (hand >> c) & 1:
+            return -1
+        m |= np.int64(1) << c
+    return m
+
+
+@kernel
+def replay_one(hand_types, dealer, contract, declarer, compulsory, poverty_in, plays_in, n_play,
+               calls, n_calls, rules, st, hands, plays, play_seat, trick_winner, power, fclass,
+               cmask, items, res, err):
+    """Replay one record; fills res/items when complete, err[0] != 0 on the first violation.
+
+    ``poverty_in``: for a poverty, (partner, 3 passed card types, 3 returned card types).
+    """
     for i in range(ERR_LEN):
         err[i] = 0
     bad = hands_from_types(hand_types, rules, hands)
@@ -49,7 +76,25 @@ def replay_one(hand_types, dealer, contract, declarer, compulsory, plays_in, n_p
         err[0] = e
         err[1] = declarer
         return
+    trumps_returned = 0
+    if contract == C_POVERTY:
+        partner = poverty_in[0]
+        passed = cards_of_types(hands[declarer], poverty_in[1:4])
+        if passed < 0 or poverty_pass_error(hands[declarer], passed):
+            err[0] = E_BAD_CONTRACT
+            err[1] = declarer
+            return
+        returned = cards_of_types(hands[partner] | passed, poverty_in[4:7])
+        if returned < 0 or poverty_return_error(hands[partner] | passed, returned):
+            err[0] = E_BAD_CONTRACT
+            err[1] = partner
+            return
+        trumps_returned = popcount(returned & NORMAL_TRUMPS)
+        exchange_cards(hands, declarer, partner, passed, returned)
     setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask)
+    if contract == C_POVERTY:
+        setup_poverty(st, declarer, poverty_in[0], trumps_returned)
+    apply_piglets(st, hands, rules, power)
     ci = 0
     for k in range(n_play + 1):
         while ci < n_calls and calls[ci, 0] == k:
@@ -86,8 +131,8 @@ def replay_one(hand_types, dealer, contract, declarer, compulsory, plays_in, n_p
 
 
 @parallel_kernel
-def replay_batch(hand_types, dealer, contract, declarer, compulsory, plays_in, n_play, calls, n_calls,
-                 rules, items, res, err):
+def replay_batch(hand_types, dealer, contract, declarer, compulsory, poverty_in, plays_in, n_play,
+                 calls, n_calls, rules, items, res, err):
     """Replay many records in parallel; outputs are indexed like the inputs."""
     n = hand_types.shape[0]
     n_chunks = min(n, 64)
@@ -101,6 +146,6 @@ def replay_batch(hand_types, dealer, contract, declarer, compulsory, plays_in, n
         fclass = np.zeros(48, dtype=np.int64)
         cmask = np.zeros(5, dtype=np.int64)
         for r in range(chunk, n, n_chunks):
-            replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], plays_in[r],
-                       n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays, play_seat,
-                       trick_winner, power, fclass, cmask, items[r], res[r], err[r])
+            replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], poverty_in[r],
+                       plays_in[r], n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays,
+                       play_seat, trick_winner, power, fclass, cmask, items[r], res[r], err[r])

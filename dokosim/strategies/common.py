@@ -4,8 +4,11 @@ Every helper reads only the observation a seat is given (its own hand, the
 public state ``pub`` = ``st[:PUBLIC_LEN]``, the cards played and by whom, and
 the deal's public ranking tables).
 """
+import numpy as np
+
 from ..cards import EYES, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
+from ..engine.deal import NORMAL_TRUMPS
 from ..engine.jit import inline_kernel
 from ..engine.layout import P_KNOWN_KO, P_KNOWN_RE, P_NPLAYED, R_DULLE
 from ..engine.play import QC_MASK, best_offset
@@ -98,3 +101,57 @@ def extreme_card(mask, power, fclass, highest):
             best_key = key
     return best
 
+
+
+@inline_kernel
+def default_pass(hand):
+    """Poverty, the poor player: all trumps, filled up with the lowest plain cards (by eyes, kings before aces)."""
+    passed = hand & NORMAL_TRUMPS
+    plain = hand & ~NORMAL_TRUMPS
+    while popcount(passed) < 3 and plain:
+        best = -1
+        m = plain
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            if best < 0 or EYES[c] < EYES[best]:
+                best = c
+        passed |= np.int64(1) << best
+        plain &= ~(np.int64(1) << best)
+    return passed
+
+
+@inline_kernel
+def default_return(hand):
+    """Poverty, the acceptor: three plain cards of the fewest eyes; trumps only when there are not three plain cards."""
+    returned = np.int64(0)
+    for want_trump in (False, True):
+        m = hand & (NORMAL_TRUMPS if want_trump else ~NORMAL_TRUMPS)
+        while popcount(returned) < 3 and m:
+            best = -1
+            mm = m
+            while mm:
+                c = lowest_bit_index(mm)
+                mm &= mm - 1
+                if best < 0 or EYES[c] < EYES[best]:
+                    best = c
+            returned |= np.int64(1) << best
+            m &= ~(np.int64(1) << best)
+    return returned
+
+
+EX_PASS, EX_ACCEPT, EX_RETURN = 0, 1, 2
+
+
+@inline_kernel
+def default_exchange(seat, hand, phase, pub, rules, params, rng):
+    """Poverty decisions for strategies without an ``exchange`` function.
+
+    EX_PASS: the 3 cards to pass (a mask); EX_ACCEPT: 1 to take the poverty
+    (with 7 trumps or more, counted as in a normal game); EX_RETURN: the 3 cards to give back.
+    """
+    if phase == EX_PASS:
+        return default_pass(hand)
+    if phase == EX_ACCEPT:
+        return 1 if popcount(hand & NORMAL_TRUMPS) >= 7 else 0
+    return default_return(hand)

@@ -123,9 +123,11 @@ def cache_dir() -> Path:
 
 
 def _dispatch_source(module_paths: list[str]) -> str:
-    lines = ["from dokosim.engine.jit import inline_kernel"]
+    lines = ["from dokosim.engine.jit import inline_kernel",
+             "from dokosim.strategies.common import default_exchange"]
     for i, mp in enumerate(module_paths):
         lines.append(f"import {mp} as _s{i}")
+    has_exchange = [hasattr(importlib.import_module(mp), "exchange") for mp in module_paths]
     for fn, args in (("reserve", "seat, hand, options, pub, rules, params, rng"),
                      ("call", "seat, hand, legal, pub, plays, play_seat, trick_winner, power, "
                               "fclass, cmask, rules, params, rng"),
@@ -137,12 +139,20 @@ def _dispatch_source(module_paths: list[str]) -> str:
             lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:")
             lines.append(f"        return _s{i}.{fn}({args})")
         lines.append("    return -1")
+    args = "seat, hand, phase, pub, rules, params, rng"
+    lines += ["", "", "@inline_kernel", f"def choose_exchange(sid, {args}):"]
+    for i in range(len(module_paths)):
+        target = f"_s{i}.exchange" if has_exchange[i] else "default_exchange"
+        lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:")
+        lines.append(f"        return {target}({args})")
+    lines.append(f"    return default_exchange({args})")
     return "\n".join(lines) + "\n"
 
 
 def simulation_kernel(module_paths: list[str]) -> ModuleType:
     """The generated simulation module for these strategy modules (id i = module_paths[i])."""
-    from .. import __version__, sim_loop_path
+    from .. import sim_loop_path
+    from ..engine.jit import GENERATED_PREFIX, PACKAGE_DIGEST
 
     template = Path(sim_loop_path()).read_text()
     header = _dispatch_source(module_paths)
@@ -152,8 +162,8 @@ def simulation_kernel(module_paths: list[str]) -> ModuleType:
         spec = importlib.util.find_spec(mp)
         if spec and spec.origin and os.path.exists(spec.origin):
             sources.append(Path(spec.origin).read_text())
-    digest = hashlib.sha256(("\n".join(sources) + __version__).encode()).hexdigest()[:16]
-    mod_name = f"dokosim_sim_{digest}"
+    digest = hashlib.sha256(("\n".join(sources) + PACKAGE_DIGEST).encode()).hexdigest()[:16]
+    mod_name = f"{GENERATED_PREFIX}{digest}"
     if mod_name in sys.modules:
         return sys.modules[mod_name]
     path = cache_dir() / f"{mod_name}.py"

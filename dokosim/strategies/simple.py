@@ -3,13 +3,14 @@
 Cards: takes a trick worth taking with its highest winning card (its lowest
 when it plays last), leaves tricks its known partner is winning, and otherwise
 throws its lowest card; leads a plain ace when it has one, else its lowest card.
-Reservations: a solo with many trumps, a marriage when it can. Calls: Re or
+Reservations: a solo with many trumps, a marriage when it can, poverty and
+throw-in whenever the house rules allow them. Calls: Re or
 Kontra with many trumps, never a denial.
 """
 from ..cards import CLASS_MASK, SOLO_SCHEME, TRUMP
 from ..engine.bits import popcount
 from ..engine.jit import inline_kernel
-from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE
+from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE, RES_POVERTY, RES_THROW_IN
 from .common import (
     count_trumps, extreme_card, is_known_partner, trick_eyes_so_far, trick_start,
     winning_seat_so_far, would_win,
@@ -36,6 +37,10 @@ def reserve(seat, hand, options, pub, rules, params, rng):
                 best = 1 + kind
     if best == RES_HEALTHY and (options >> RES_MARRIAGE) & 1:
         return RES_MARRIAGE
+    if best == RES_HEALTHY and (options >> RES_POVERTY) & 1:
+        return RES_POVERTY  # 3 trumps or fewer: let a partner carry the hand
+    if best == RES_HEALTHY and (options >> RES_THROW_IN) & 1:
+        return RES_THROW_IN
     return best
 
 
