@@ -8,8 +8,10 @@ from collections import Counter
 
 import numpy as np
 import polars as pl
+import pytest
 
 from dokosim.records import score_objects
+from dokosim.simulate import simulate
 
 RANKS = "ATKQJ9"
 EYES = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
@@ -42,19 +44,49 @@ def strength(card: str, trumps: list[str]) -> int:
 
 
 def check_deal(record: dict, contract: str):
-    """Replay one record with the independent checker; returns (re-free) eyes per seat."""
+    """Replay one record with the independent checker.
+
+    Returns (eyes per seat, tricks per seat, fox-catching trick winners' seats per fox).
+    House rules read from the record: no nines, the Dulle variants, piglets and
+    super piglets, a poverty's exchange.
+    """
+    rules = record["rules"] if isinstance(record["rules"], dict) else {"preset": record["rules"]}
+    preset = rules.get("preset", "ddv")
+    no_nines = rules.get("no_nines", preset == "sharp")
+    piglets_rule = rules.get("schweinchen", preset == "club")
+    super_rule = rules.get("superschweinchen", False)
+    dulle = rules.get("dulle", "first")
+    n = 10 if no_nines else 12
     hands = [Counter(h.split()) for h in record["hands"]]
     pack = sum(hands, Counter())
-    assert all(pack[r + s] == 2 for r in RANKS for s in "CSHD"), "hands are not the pack"
+    ranks = RANKS.replace("9", "") if no_nines else RANKS
+    assert all(pack[r + s] == 2 for r in ranks for s in "CSHD") and sum(pack.values()) == 4 * n
     play = record["play"]
     assert Counter(play) == pack, "each card played exactly once"
-    trumps = trump_order(contract)
-    dealer = record["dealer"]
     c = record["contract"]
+    if c["type"] == "poverty":
+        poor, partner = c["seat"], c["partner"]
+        assert all(x in hands[poor].elements() for x in c["passed"])
+        normal_trumps = trump_order("normal")
+        assert all(x in c["passed"] for x in hands[poor].elements() if x in normal_trumps)
+        hands[poor] -= Counter(c["passed"])
+        hands[partner] += Counter(c["passed"])
+        assert all(hands[partner][x] >= k for x, k in Counter(c["returned"]).items())
+        hands[partner] -= Counter(c["returned"])
+        hands[poor] += Counter(c["returned"])
+    trumps = trump_order(contract)
+    if piglets_rule and "AD" in trumps and any(h["AD"] == 2 for h in hands):
+        top = ["AD"]
+        super_card = "KD" if no_nines else "9D"
+        if super_rule and any(h[super_card] == 2 for h in hands):
+            top = [super_card, "AD"]
+        trumps = top + [x for x in trumps if x not in top]
+    dealer = record["dealer"]
     leader = c["seat"] if c.get("compulsory") else (dealer + 1) % 4
     eyes = [0] * 4
     tricks = [0] * 4
-    for t in range(12):
+    fox_winners = []
+    for t in range(n):
         cards = play[4 * t: 4 * t + 4]
         seats = [(leader + i) % 4 for i in range(4)]
         led = follow_class(cards[0], trumps)
@@ -68,14 +100,18 @@ def check_deal(record: dict, contract: str):
         for i in range(1, 4):
             a, b = cards[i], cards[best]
             a_cls, b_cls = follow_class(a, trumps), follow_class(b, trumps)
-            if a_cls == "trump" and (b_cls != "trump" or strength(a, trumps) > strength(b, trumps)):
+            second_dulle = (a == b == "TH" and a_cls == "trump"
+                            and (dulle == "second" or (dulle == "second_except_last" and t < n - 1)))
+            if a_cls == "trump" and (b_cls != "trump" or strength(a, trumps) > strength(b, trumps)
+                                     or second_dulle):
                 best = i
             elif a_cls == led and b_cls != "trump" and strength(a, trumps) > strength(b, trumps):
                 best = i
         leader = seats[best]
         eyes[leader] += sum(EYES[x[0]] for x in cards)
         tricks[leader] += 1
-    return eyes, tricks
+        fox_winners += [(seats[i], leader) for i in range(4) if cards[i] == "AD"]
+    return eyes, tricks, fox_winners
 
 
 def test_random_deals_obey_the_invariants(random_deals_with_records):
@@ -109,7 +145,7 @@ def test_every_play_is_legal_and_eyes_add_up(random_deals_with_records):
     df = random_deals_with_records.select(["record", "contract", "re_mask", "eyes_re", "tricks_re"])
     for record_json, contract, re_mask, eyes_re, tricks_re in df.iter_rows():
         record = json.loads(record_json)
-        eyes, tricks = check_deal(record, contract)
+        eyes, tricks, _ = check_deal(record, contract)
         assert sum(eyes) == 240
         assert sum(eyes[s] for s in range(4) if re_mask >> s & 1) == eyes_re
         assert sum(tricks[s] for s in range(4) if re_mask >> s & 1) == tricks_re
@@ -170,3 +206,43 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
             legal = [c for c in range(48) if legal_mask(st, hands[seat], plays, fclass, cmask) >> c & 1]
             play_card(st, hands, int(rng.choice(legal)), plays, play_seat, trick_winner, power, fclass, rules)
     assert checked == 300 * 48 * 4
+
+
+HOUSE_PRESETS = {
+    "club": "club",
+    "sharp": "sharp",
+    "everything": {"preset": "ddv", "schweinchen": True, "superschweinchen": True, "poverty": True,
+                   "throw_in": True, "dulle": "second_except_last"},
+}
+
+
+@pytest.mark.parametrize("name", list(HOUSE_PRESETS))
+def test_invariants_hold_under_every_preset(name):
+    """The rules issue's properties under the house-rule presets (30,000 deals each)."""
+    df = simulate(30_000, seed=99, strategy="random", rules=HOUSE_PRESETS[name], keep_play=True,
+                  params={"*": {"p_reserve": 0.3, "p_call": 0.15}})
+    scores = df.select([f"score_{s}" for s in range(4)]).to_numpy().astype(np.int64)
+    assert (scores.sum(axis=1) == 0).all()
+    solo = df.filter(pl.col("soloist") >= 0)
+    for soloist, value, winner, *score in solo.select(
+            ["soloist", "game_value", "winner", "score_0", "score_1", "score_2", "score_3"]).iter_rows():
+        re_value = value if winner in ("re", "none") else -value
+        assert score[soloist] == 3 * re_value and sum(score) == 0
+    rows = df.select(["record", "contract", "re_mask", "eyes_re", "tricks_re", "fox_re",
+                      "fox_kontra"]).iter_rows()
+    for record_json, contract, re_mask, eyes_re, tricks_re, fox_re, fox_kontra in rows:
+        record = json.loads(record_json)
+        eyes, tricks, fox_winners = check_deal(record, contract)
+        assert sum(eyes) == 240
+        assert sum(eyes[s] for s in range(4) if re_mask >> s & 1) == eyes_re
+        assert sum(tricks[s] for s in range(4) if re_mask >> s & 1) == tricks_re
+        if not contract.endswith("solo") and contract != "silent_marriage":
+            # a fox (piglets included) is caught by the side winning the trick it was played in
+            side = lambda seat: re_mask >> seat & 1  # noqa: E731
+            caught = [side(w) for p, w in fox_winners if side(p) != side(w)]
+            assert (caught.count(1), caught.count(0)) == (fox_re, fox_kontra)
+    outputs = score_objects([json.loads(r) for r in df["record"].head(5000)])
+    assert all(o["ok"] and o["score"] == [r[f"score_{s}"] for s in range(4)]
+               for o, r in zip(outputs, df.head(5000).iter_rows(named=True)))
+    if name != "sharp":
+        assert df.filter(pl.col("contract") == "poverty").height > 100
