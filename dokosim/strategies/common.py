@@ -102,42 +102,33 @@ def extreme_card(mask, power, fclass, highest):
     return best
 
 
-
 @inline_kernel
-def default_pass(hand):
-    """Poverty, the poor player: all trumps, filled up with the lowest plain cards (by eyes, kings before aces)."""
-    passed = hand & NORMAL_TRUMPS
-    plain = hand & ~NORMAL_TRUMPS
-    while popcount(passed) < 3 and plain:
+def add_cheapest(chosen, pool, count):
+    """Add cards of ``pool`` with the fewest eyes to ``chosen`` until it holds ``count`` cards."""
+    while popcount(chosen) < count and pool:
         best = -1
-        m = plain
+        m = pool
         while m:
             c = lowest_bit_index(m)
             m &= m - 1
             if best < 0 or EYES[c] < EYES[best]:
                 best = c
-        passed |= np.int64(1) << best
-        plain &= ~(np.int64(1) << best)
-    return passed
+        chosen |= np.int64(1) << best
+        pool &= ~(np.int64(1) << best)
+    return chosen
+
+
+@inline_kernel
+def default_pass(hand):
+    """Poverty, the poor player: all trumps, filled up with the plain cards of fewest eyes."""
+    return add_cheapest(hand & NORMAL_TRUMPS, hand & ~NORMAL_TRUMPS, 3)
 
 
 @inline_kernel
 def default_return(hand):
-    """Poverty, the acceptor: three plain cards of the fewest eyes; trumps only when there are not three plain cards."""
-    returned = np.int64(0)
-    for want_trump in (False, True):
-        m = hand & (NORMAL_TRUMPS if want_trump else ~NORMAL_TRUMPS)
-        while popcount(returned) < 3 and m:
-            best = -1
-            mm = m
-            while mm:
-                c = lowest_bit_index(mm)
-                mm &= mm - 1
-                if best < 0 or EYES[c] < EYES[best]:
-                    best = c
-            returned |= np.int64(1) << best
-            m &= ~(np.int64(1) << best)
-    return returned
+    """Poverty, the acceptor: three plain cards of the fewest eyes (trumps only when short of plain cards)."""
+    returned = add_cheapest(np.int64(0), hand & ~NORMAL_TRUMPS, 3)
+    return add_cheapest(returned, hand & NORMAL_TRUMPS, 3)
 
 
 EX_PASS, EX_ACCEPT, EX_RETURN = 0, 1, 2
