@@ -196,5 +196,12 @@ def rules_cmd():
         click.echo(f"  {name:18} {text}")
 
 
+def _register_subcommands():
+    from .cli_tournament import tournament
+    main.add_command(tournament)
+
+
+_register_subcommands()
+
 if __name__ == "__main__":
     main()

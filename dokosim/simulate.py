@@ -105,10 +105,8 @@ class Simulator:
 
     def __init__(self, plan: SimulationPlan):
         self.plan = plan
-        modules: list[str] = []
-        for s in plan.strategies:
-            if s.module_path not in modules:
-                modules.append(s.module_path)
+        # sorted, so that every seating of the same strategies shares one compiled kernel
+        modules = sorted({s.module_path for s in plan.strategies})
         self.module = simulation_kernel(modules)
         self.strategy_ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
         self.params = np.zeros((4, MAX_PARAMS), dtype=np.float64)

@@ -1,0 +1,351 @@
+"""Duplicate tournaments: strategies play the same deals in every seating, so card luck cancels.
+
+Two strategies A, B: every deal is played in the 6 seatings that give two seats
+to A (the 6 ways to choose A's pair of seats). Four strategies: in the 4
+rotations of the seat order. Every seating runs ``simulate`` with the same
+seed, so every seating of a deal holds the same cards.
+
+Statistics (see docs/tournament.md): a deal's value for a strategy is the mean,
+over the deal's seatings, of the mean score of that strategy's seats. Deals are
+independent, seatings of one deal are not, so the 95% interval is a Student t
+interval over these per-deal values. The pure functions (``seating_means``,
+``per_deal_means``, ``mean_interval``, ``summarize``) take plain tables and can
+be used on a tournament dataset read back from ``--out``.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+import polars as pl
+
+from .rules import Rules, rules_from_object
+
+LEVEL = 0.95
+
+
+class TournamentError(ValueError):
+    """Bad arguments to tournament (each message names the bad value and what is valid)."""
+
+
+# ---------------------------------------------------------------------------- seatings and names
+
+def seatings(n_strategies: int) -> list[tuple[int, int, int, int]]:
+    """The seatings of a tournament: for each, the index of the strategy at seats 0-3.
+
+    Two strategies: the 6 ways to give two of the four seats to strategy 0.
+    Four strategies: the 4 rotations of the seat order (seat s gets strategy (s + r) mod 4).
+    """
+    if n_strategies == 2:
+        return [tuple(0 if s in pair else 1 for s in range(4))
+                for pair in itertools.combinations(range(4), 2)]
+    if n_strategies == 4:
+        return [tuple((s + r) % 4 for s in range(4)) for r in range(4)]
+    raise TournamentError(f"a tournament needs 2 or 4 strategies, got {n_strategies}")
+
+
+def labels(names: list[str]) -> list[str]:
+    """Report names: a name given more than once becomes ``name#1``, ``name#2``, ..."""
+    counts = {n: names.count(n) for n in names}
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if counts[n] == 1:
+            out.append(n)
+        else:
+            seen[n] = seen.get(n, 0) + 1
+            out.append(f"{n}#{seen[n]}")
+    return out
+
+
+def _check_params(params: dict, names: list[str], tags: list[str]) -> None:
+    valid = ["*", *dict.fromkeys(names), *[t for t in tags if t not in names]]
+    for key in params:
+        if key not in valid:
+            hint = " (seats change between seatings)" if isinstance(key, int) else ""
+            raise TournamentError(f"parameters for {key!r}{hint}: give a strategy name, a report "
+                                  f"name or '*'; valid here: {', '.join(valid)}")
+
+
+def seat_params(seating, names: list[str], tags: list[str], params: dict) -> dict[int, dict]:
+    """Per-seat parameter overrides of one seating: '*', then the strategy name, then its report name."""
+    out = {}
+    for seat, k in enumerate(seating):
+        out[seat] = {**params.get("*", {}), **params.get(names[k], {}),
+                     **(params.get(tags[k], {}) if tags[k] != names[k] else {})}
+    return out
+
+
+# ---------------------------------------------------------------------------- statistics
+
+def seating_means(scores: np.ndarray, seating, n_strategies: int) -> np.ndarray:
+    """Per deal, the mean score of each strategy's seats in one seating.
+
+    ``scores``: (deals, 4) scores by seat; ``seating``: strategy index per seat.
+    Returns (deals, n_strategies).
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    seating = np.asarray(seating)
+    return np.stack([scores[:, seating == k].mean(axis=1) for k in range(n_strategies)], axis=1)
+
+
+def per_deal_means(games: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """The per-deal table: deal_id and, per strategy, its mean over seatings of its seats' mean score.
+
+    ``games``: one row per deal and seating with columns deal_id, seating,
+    strategy_0..3 (report names) and score_0..3 (a tournament's ``--out`` dataset).
+    Every seating must hold the same deals.
+    """
+    games = games.sort("seating", "deal_id")
+    total = None
+    parts = games.partition_by("seating", maintain_order=True)
+    for part in parts:
+        seat_names = [part[f"strategy_{s}"][0] for s in range(4)]
+        unknown = [n for n in seat_names if n not in names]
+        if unknown:
+            raise TournamentError(f"strategy {unknown[0]!r} in the games is not one of {', '.join(names)}")
+        seating = [names.index(n) for n in seat_names]
+        scores = part.select(f"score_{s}" for s in range(4)).to_numpy()
+        means = seating_means(scores, seating, len(names))
+        total = means if total is None else total + means
+    deal_ids = parts[0]["deal_id"] if parts else pl.Series("deal_id", [], dtype=pl.Int64)
+    values = total / len(parts) if parts else np.zeros((0, len(names)))
+    return pl.DataFrame({"deal_id": deal_ids, **{n: values[:, i] for i, n in enumerate(names)}})
+
+
+def t_critical(df: int, level: float = LEVEL) -> float:
+    """The two-sided Student t critical value: P(|T| < t) = level with ``df`` degrees of freedom."""
+    if df < 1:
+        raise TournamentError(f"degrees of freedom must be >= 1, got {df}")
+    if df > 1000:  # Cornish-Fisher expansion (Abramowitz & Stegun 26.7.5), exact to ~1e-12 here
+        x = NormalDist().inv_cdf((1 + level) / 2)
+        g = [(x**3 + x) / 4, (5 * x**5 + 16 * x**3 + 3 * x) / 96,
+             (3 * x**7 + 19 * x**5 + 17 * x**3 - 15 * x) / 384,
+             (79 * x**9 + 776 * x**7 + 1482 * x**5 - 1920 * x**3 - 945 * x) / 92160]
+        return x + sum(gi / df**(i + 1) for i, gi in enumerate(g))
+    lo, hi = 0.0, 1.0
+    while _t_two_sided(hi, df) < level:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if _t_two_sided(mid, df) < level:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-13 * hi:
+            break
+    return (lo + hi) / 2
+
+
+def _t_two_sided(t: float, df: int) -> float:
+    """P(|T| < t) for Student's t with integer ``df`` (Abramowitz & Stegun 26.7.3-4)."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2 == 1:  # 2/pi * (theta + sin cos (1 + 2/3 c2 + 2*4/(3*5) c2^2 + ...))
+        term, total = 1.0, 0.0
+        for k in range(1, (df - 1) // 2 + 1):
+            total += term
+            term *= c2 * (2 * k) / (2 * k + 1)
+        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total) if df > 1 \
+            else 2 / math.pi * theta
+    term, total = 1.0, 0.0  # sin * (1 + 1/2 c2 + 1*3/(2*4) c2^2 + ...)
+    for k in range(1, df // 2 + 1):
+        total += term
+        term *= c2 * (2 * k - 1) / (2 * k)
+    return math.sin(theta) * total
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean with its confidence interval."""
+
+    mean: float
+    lo: float
+    hi: float
+
+    def covers(self, x: float) -> bool:
+        return self.lo <= x <= self.hi
+
+
+def mean_interval(values, level: float = LEVEL) -> Interval:
+    """Mean of independent values and its Student t interval (NaN bounds with fewer than 2 values)."""
+    v = np.asarray(values, dtype=np.float64)
+    n = v.size
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    mean = float(v.mean())
+    if n < 2:
+        return Interval(mean, math.nan, math.nan)
+    half = t_critical(n - 1, level) * float(v.std(ddof=1)) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def summarize(per_deal: pl.DataFrame, names: list[str], level: float = LEVEL):
+    """Means and intervals of each strategy and of every pairwise difference A-B.
+
+    ``per_deal``: a column per strategy name holding its per-deal values.
+    Returns ``({name: Interval}, {"A-B": Interval})`` (pairs in the order given).
+    """
+    means = {n: mean_interval(per_deal[n].to_numpy(), level) for n in names}
+    diffs = {f"{a}-{b}": mean_interval((per_deal[a] - per_deal[b]).to_numpy(), level)
+             for a, b in itertools.combinations(names, 2)}
+    return means, diffs
+
+
+# ---------------------------------------------------------------------------- running
+
+@dataclass
+class TournamentResult:
+    """A tournament's per-deal table and its statistics (points per deal per seat)."""
+
+    strategies: list[str]
+    deals: int
+    seed: int
+    rules: Rules
+    per_deal: pl.DataFrame
+    mean: dict[str, Interval]
+    diff: dict[str, Interval]
+    seconds: float
+    seatings: list[tuple[int, ...]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``dokosim tournament --json``."""
+        def num(x):
+            return None if math.isnan(x) else x
+        return {
+            "deals": self.deals,
+            "strategies": self.strategies,
+            "mean": {n: num(i.mean) for n, i in self.mean.items()},
+            "ci95": {n: [num(i.lo), num(i.hi)] for n, i in self.mean.items()},
+            "diff": {k: {"mean": num(i.mean), "ci95": [num(i.lo), num(i.hi)]} for k, i in self.diff.items()},
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "seatings": len(self.seatings),
+            "seconds": round(self.seconds, 3),
+        }
+
+    def to_json(self) -> str:
+        """``to_dict()`` as one line of JSON."""
+        return json.dumps(self.to_dict())
+
+
+def _check_out(out) -> Path | None:
+    if out is None:
+        return None
+    path = Path(out)
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise TournamentError(f"out {str(path)!r} must be a new or empty directory")
+    return path
+
+
+def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", params=None,
+               threads=None, quiet: bool = True, out=None) -> TournamentResult:
+    """Play a duplicate tournament of 2 or 4 strategies over ``deals`` deals.
+
+    Every seating (``seatings(len(strategies))``) plays the same deals with
+    the same seed. ``params``: ``{name or report name or "*": {param: value}}``
+    (``"simple#2"`` addresses the second of two ``simple``). ``out``: a new
+    directory for a Parquet dataset with one row per deal and seating
+    (``part-NNNNNN.parquet`` per seating, ``tournament.json`` with the settings
+    and results). Raises TournamentError, SimulationError or StrategyError on
+    bad arguments.
+    """
+    from .simulate import simulate
+
+    names = [n.strip() for n in (strategies.split(",") if isinstance(strategies, str) else strategies)]
+    plan = seatings(len(names))
+    tags = labels(names)
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 2:
+        raise TournamentError(f"deals must be a whole number >= 2 (an interval needs two), got {deals!r}")
+    params = dict(params or {})
+    _check_params(params, names, tags)
+    rules = rules_from_object(rules)
+    directory = _check_out(out)
+    start = time.perf_counter()
+    total = np.zeros((int(deals), len(names)))
+    for index, seating in enumerate(_progress(plan, quiet)):
+        frame = simulate(int(deals), seed, rules, [names[k] for k in seating], threads=threads,
+                         params=seat_params(seating, names, tags, params), quiet=True)
+        frame = _label_frame(frame, index, [tags[k] for k in seating])
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+            frame.write_parquet(directory / f"part-{index:06d}.parquet", compression="zstd")
+        total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating, len(names))
+        deal_ids = frame["deal_id"]
+    per_deal = pl.DataFrame({"deal_id": deal_ids, **{t: total[:, i] / len(plan) for i, t in enumerate(tags)}})
+    means, diffs = summarize(per_deal, tags)
+    result = TournamentResult(tags, int(deals), int(seed), rules, per_deal, means, diffs,
+                              time.perf_counter() - start, plan)
+    if directory is not None:
+        info = {**result.to_dict(), "names": names, "params": {str(k): v for k, v in params.items()},
+                "seating_strategies": [[tags[k] for k in s] for s in plan]}
+        (directory / "tournament.json").write_text(json.dumps(info, indent=2) + "\n")
+    return result
+
+
+def _label_frame(frame: pl.DataFrame, index: int, seat_tags: list[str]) -> pl.DataFrame:
+    """A seating's simulate rows with its index and the report names in strategy_0..3."""
+    return frame.with_columns(
+        pl.lit(index, dtype=pl.Int8).alias("seating"),
+        *[pl.lit(t, dtype=pl.String).cast(pl.Categorical).alias(f"strategy_{s}")
+          for s, t in enumerate(seat_tags)],
+    ).select("deal_id", "seating", pl.exclude("deal_id", "seating"))
+
+
+def _progress(items, quiet: bool):
+    from tqdm import tqdm
+    return tqdm(items, unit=" seatings", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+
+
+# ---------------------------------------------------------------------------- output
+
+def table(result: TournamentResult) -> str:
+    """The terminal report: means and differences with their 95% intervals."""
+    width = max(12, *(len(k) for k in [*result.strategies, *result.diff]))
+    lines = [f"{' vs '.join(result.strategies)}: {result.deals:,} deals x {len(result.seatings)} seatings "
+             f"({result.deals * len(result.seatings):,} games), seed {result.seed}, "
+             f"{result.seconds:.1f} s",
+             f"{'strategy':{width}}  {'points/deal/seat':>16}  {'95% interval':>20}"]
+    for name, i in result.mean.items():
+        lines.append(f"{name:{width}}  {i.mean:+16.4f}  [{i.lo:+8.4f}, {i.hi:+8.4f}]")
+    lines.append(f"{'difference':{width}}  {'points/deal/seat':>16}  {'95% interval':>20}")
+    for name, i in result.diff.items():
+        verdict = "" if i.covers(0.0) else ("  (> 0)" if i.lo > 0 else "  (< 0)")
+        lines.append(f"{name:{width}}  {i.mean:+16.4f}  [{i.lo:+8.4f}, {i.hi:+8.4f}]{verdict}")
+    return "\n".join(lines)
+
+
+def rules_text(rules: Rules) -> str:
+    """A short description of rules: the preset and the options that differ from it."""
+    d = rules.to_dict()
+    extra = [f"{k}={v}" for k, v in d.items() if k != "preset"]
+    return d["preset"] + (f" ({', '.join(extra)})" if extra else "")
+
+
+def chart(result: TournamentResult, path) -> Path:
+    """Save a PNG of each strategy's mean with its 95% error bar."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = result.strategies
+    means = [result.mean[n].mean for n in names]
+    errors = [[m - result.mean[n].lo for n, m in zip(names, means)],
+              [result.mean[n].hi - m for n, m in zip(names, means)]]
+    fig, ax = plt.subplots(figsize=(1.6 * len(names) + 3, 4))
+    ax.bar(names, means, yerr=errors, capsize=8, color="#7aa6c2", edgecolor="#2b506e")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("points per deal per seat (95% interval)")
+    fig.suptitle("Duplicate tournament")
+    ax.set_title(f"{result.deals:,} deals, rules {rules_text(result.rules)}, seed {result.seed}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return Path(path)
