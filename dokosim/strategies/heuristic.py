@@ -1,0 +1,538 @@
+"""``heuristic``: an expert rule player for every decision (docs/heuristic.md).
+
+Cards: counts the cards seen and the voids shown, works out the parties from
+the QC played and the calls, and scores each legal card by a one-trick
+expectation: the chance its side takes the trick (the chance that nobody of
+the other side still to play beats the winning card, from the unseen cards and
+the voids) times the eyes at stake, less what the card is worth kept (high
+trumps, boss plain cards), with the fox, Charlie and the marriage's clarifying
+trick priced in. Leads follow rules: cash plain aces while a suit still goes
+round, show Re with a QC, draw trumps with the boss trump, let a void partner
+ruff, and otherwise the cheapest lead by the same expectation.
+
+Reservations and calls: logistic models of the win chance from hand features
+(fitted on simulated deals by ``calibrate()``; the weights are in ``MODELS``);
+a solo when its modelled win chance reaches ``solo_win``, a silent marriage
+when a diamonds solo would, else a marriage with both QC; Re/Kontra and the
+denials when the modelled chance reaches their thresholds.
+"""
+import numpy as np
+
+from ..cards import (
+    C_MARRIAGE, C_NORMAL, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, TRUMP,
+)
+from ..engine.bits import lowest_bit_index, popcount
+from ..engine.jit import inline_kernel, kernel
+from ..engine.layout import (
+    P_CLARIFIED, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE,
+    P_MARRIAGE_SEAT, P_NPLAYED, P_SCHEME, P_SOLOIST, P_TRICK, R_DULLE, RES_HEALTHY,
+    RES_MARRIAGE,
+)
+from ..engine.play import best_offset
+from .cardcount import (
+    ALL, QC_MASK, SEATS, above, beats, cards_left, distinct, hand_features, model_logit,
+    p_partner_unknown, ranking, scan_plays, survive, teams,
+)
+
+NAME = "heuristic"
+PARAMS = {
+    "solo_win": (0.6, "modelled win chance needed to declare a solo"),
+    "silent_win": (0.6, "modelled diamonds-solo win chance to keep both QC silent"),
+    "call_win": (0.65, "modelled win chance needed to say Re or Kontra"),
+    "deny_win": (0.85, "modelled win chance needed for each denial (no 90, ...)"),
+    "keep_weight": (1.0, "weight of a card's worth kept (in eyes) against the trick at stake"),
+    "ace_safety": (0.7, "chance a led plain ace must have of not being trumped"),
+    "fox_value": (15.0, "eyes a fox (AD) lost or caught is worth"),
+    "charlie_value": (12.0, "eyes a Charlie (JC winning the last trick) is worth"),
+    "show_qc_trumps": (5.0, "trumps needed to lead a QC to show Re while the partner is unknown"),
+    "draw_trumps": (6.0, "trumps needed to lead the boss trump to draw the others' trumps"),
+    "join_bonus": (15.0, "eyes worth of becoming the marriage player's partner"),
+}
+(PI_SOLO, PI_SILENT, PI_CALL, PI_DENY, PI_KEEP, PI_ACE, PI_FOX, PI_CHARLIE, PI_SHOWQC,
+ PI_DRAW, PI_JOIN) = range(11)
+
+# Logistic models over cardcount.hand_features: rows 0..6 the solo kinds
+# (the soloist wins), 7 Re wins a normal game, 8 Kontra wins it, 9 Re takes
+# 151 eyes or more, 10 Kontra does.
+M_RE, M_KO, M_RE151, M_KO151 = 7, 8, 9, 10
+MODELS = np.array([
+    [-16.8996, 1.1294, 0.4014, 0.5991, 1.7071, 0.9632, -0.2260, -0.9033, 0.0903, 0.3412, 0.0191, -0.0355],  # diamonds
+    [-16.7296, 1.1723, 0.4280, 0.5083, 1.7805, 0.9905, -0.2540, -0.9183, 0.2665, 0.3950, 0.1553, -0.0987],  # hearts
+    [-16.9463, 1.1341, 0.4681, 0.5710, 1.6698, 0.9071, -0.2781, -0.8560, 0.1054, 0.3172, 0.1590, 0.0204],  # spades
+    [-17.3557, 1.1722, 0.4111, 0.6230, 1.6344, 0.8800, -0.3184, -0.8538, 0.2393, 0.2787, 0.0955, -0.0440],  # clubs
+    [-7.5646, 0.8351, -0.4192, 0.2406, 1.0846, 0.7444, -0.4667, -0.3684, 0.4424, -0.0928, 1.0242, 0.3280],  # queens
+    [-7.0182, 0.8039, 0.1570, 0.1961, 1.0845, 0.7010, -0.4352, -0.3687, 0.4154, -0.1431, -0.0578, 0.3132],  # jacks
+    [-7.8800, 0.0000, 0.0000, 0.0000, 0.9553, 0.1173, -0.1894, 0.1894, 0.4501, -0.5825, -0.0567, 0.5719],  # fleischlos
+    [-2.1105, 0.2830, 0.2554, 0.3040, 0.2524, 0.3936, -0.1226, -0.1605, -0.0696, 0.0561, 0.0000, -0.0351],  # Re
+    [-2.7824, 0.2826, 0.2361, 0.2692, 0.2437, 0.3067, -0.1240, -0.1586, -0.0344, 0.0569, 0.0000, -0.0356],  # Kontra
+    [-3.4560, 0.3001, 0.2501, 0.2803, 0.3124, 0.3655, -0.1132, -0.1870, -0.0335, 0.0753, 0.0000, -0.0307],  # Re 151
+    [-4.3664, 0.3162, 0.2353, 0.2844, 0.3067, 0.2845, -0.1358, -0.1804, 0.0119, 0.0236, 0.0000, -0.0365],  # Kontra 151
+], dtype=np.float64)
+N_MODELS = MODELS.shape[0]
+
+
+@kernel
+def win_chance(model, hand, scheme, leads_first):
+    z = model_logit(MODELS[model], hand_features(hand, scheme, leads_first))
+    if z > 30.0:
+        return 1.0
+    if z < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+# ---------------------------------------------------------------- reservations
+@inline_kernel
+def reserve(seat, hand, options, pub, rules, params, rng):
+    return choose_reservation(seat, hand, options, pub, params)
+
+
+@kernel
+def choose_reservation(seat, hand, options, pub, params):
+    leads = 1 if (pub[P_DEALER] + 1) & 3 == seat else 0
+    best = RES_HEALTHY
+    best_p = params[PI_SOLO]
+    for kind in range(7):
+        if (options >> (1 + kind)) & 1:
+            p = win_chance(kind, hand, SOLO_SCHEME[kind], leads)
+            if p >= best_p:
+                best_p = p
+                best = 1 + kind
+    if (hand & QC_MASK) == QC_MASK:
+        # both QC: a diamonds solo nobody knows of (a silent marriage) pays when it would
+        # win as a solo, unless a declared solo promises more
+        p = win_chance(0, hand, 3, leads)
+        if p >= params[PI_SILENT] and (best == RES_HEALTHY or p >= best_p):
+            return RES_HEALTHY
+        if best == RES_HEALTHY and (options >> RES_MARRIAGE) & 1:
+            return RES_MARRIAGE
+    return best
+
+
+# ---------------------------------------------------------------- calls
+@kernel
+def side_eyes(seat, pub, plays, play_seat, trick_winner, partners):
+    """(eyes won by this seat's side, eyes won by the others) in finished tricks."""
+    ours = 0
+    theirs = 0
+    side = partners | (np.int64(1) << seat)
+    for t in range(pub[P_TRICK]):
+        e = EYES[plays[4 * t]] + EYES[plays[4 * t + 1]] + EYES[plays[4 * t + 2]] + EYES[plays[4 * t + 3]]
+        if (side >> trick_winner[t]) & 1:
+            ours += e
+        else:
+            theirs += e
+    return ours, theirs
+
+
+@inline_kernel
+def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    if pub[P_NPLAYED] & 3:
+        return 0  # decided between tricks
+    return choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, params)
+
+
+@kernel
+def choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, params):
+    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+    partners, opps = teams(seat, hand, pub, qc)
+    mine = hand  # the hand as dealt: the models read 12-card hands
+    for i in range(pub[P_NPLAYED]):
+        if play_seat[i] == seat:
+            mine |= np.int64(1) << plays[i]
+    leads = 1 if (pub[P_DEALER] + 1) & 3 == seat else 0
+    alone = popcount(opps) == 3
+    if pub[P_SOLOIST] >= 0 or alone:
+        if not alone:
+            return 0  # against a solo: no calls
+        kind = 0
+        for k in range(7):
+            if SOLO_SCHEME[k] == pub[P_SCHEME]:
+                kind = k
+        if pub[P_SCHEME] == 3:
+            kind = 0
+        z = model_logit(MODELS[kind], hand_features(mine, pub[P_SCHEME], leads))
+        z151 = z - 2.5
+    else:
+        is_re = (mine & QC_MASK) != 0 or (pub[P_CONTRACT] == C_MARRIAGE and
+                                           ((partners | (np.int64(1) << seat)) >> pub[P_MARRIAGE_SEAT]) & 1)
+        f = hand_features(mine, 3, leads)
+        z = model_logit(MODELS[M_RE if is_re else M_KO], f)
+        z151 = model_logit(MODELS[M_RE151 if is_re else M_KO151], f)
+        if popcount(partners) > 0:
+            z += 0.2
+            z151 += 0.2
+    # what the finished tricks brought, once the seat knows who is with it
+    if popcount(partners) + popcount(opps) == 3:
+        ours, theirs = side_eyes(seat, pub, plays, play_seat, trick_winner, partners)
+        z += (ours - theirs) / 30.0
+        z151 += (ours - theirs) / 30.0 - theirs / 30.0
+    p = 1.0 / (1.0 + np.exp(-z))
+    if (legal >> 1) & 1:
+        return 1 if p >= params[PI_CALL] else 0
+    # denials: no 90, then no 60, one level at a time
+    level = pub[P_LEVEL_RE] if ((pub[P_KNOWN_RE] >> seat) & 1) else pub[P_LEVEL_KO]
+    nxt = level + 1
+    if nxt <= 3 and (legal >> nxt) & 1:
+        p151 = 1.0 / (1.0 + np.exp(-z151))
+        if p151 >= params[PI_DENY] + (0.1 if nxt == 3 else 0.0):
+            return nxt
+    return 0
+
+
+# ---------------------------------------------------------------- cards
+@inline_kernel
+def keep_value(c, unseen, sch, power, fclass, cmask):
+    """What card c is worth kept for later tricks, in eyes."""
+    hi = popcount(unseen & above(c, sch, power, fclass, cmask))
+    if (cmask[TRUMP] >> c) & 1:
+        total = popcount(unseen & cmask[TRUMP])
+        if total == 0:
+            return 1.0
+        v = 2.0 + 10.0 * (total - hi) / (total + 1.0)
+        if hi == 0:
+            v += 3.0
+        return v
+    k_cls = fclass[c]
+    if hi == 0 and (unseen & cmask[k_cls]) != 0:
+        if cmask[TRUMP] == 0:
+            return 6.0
+        if EYES[c] >= 10:
+            return 4.0
+    return 0.0
+
+
+@kernel
+def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
+                unseen, voids, partners, opps):
+    n = pub[P_NPLAYED]
+    pos = n & 3
+    start = n - pos
+    sch = ranking(pub, power)
+    led = fclass[plays[start]]
+    last_trick = pub[P_TRICK] == pub[P_HAND_SIZE] - 1
+    dulle = rules[R_DULLE]
+    dulle_later = dulle == 1 or (dulle == 2 and not last_trick)
+    wofs = best_offset(plays, start, pos, power, fclass, dulle, last_trick)
+    wcard = plays[start + wofs]
+    wseat = play_seat[start + wofs]
+    e0 = 0
+    for i in range(start, n):
+        e0 += EYES[plays[i]]
+    nb = 3 - pos
+    threat = SEATS & ~partners & ~(np.int64(1) << seat)
+    q = p_partner_unknown(seat, hand, pub, partners, opps)
+    extras = pub[P_SOLOIST] < 0
+    lam = params[PI_KEEP]
+    fox = params[PI_FOX]
+    marriage_open = pub[P_CONTRACT] == C_MARRIAGE and pub[P_CLARIFIED] == 0
+    marriage_seat = pub[P_MARRIAGE_SEAT]
+    # the chance the trick stays with the current winner's holder if I do not beat it
+    p_w = survive(wcard, seat, threat, led, unseen, voids, pub, sch, power, fclass, cmask, dulle_later)
+    if (partners >> wseat) & 1:
+        p_keep = p_w
+    elif (opps >> wseat) & 1:
+        behind_partners = np.int64(0)
+        for k in range(1, nb + 1):
+            behind_partners |= np.int64(1) << ((seat + k) & 3)
+        behind_partners &= partners
+        p_keep = 0.0
+        if behind_partners:
+            p_keep = 0.5 * (1.0 - survive(wcard, seat, behind_partners, led, unseen, voids, pub,
+                                          sch, power, fclass, cmask, dulle_later))
+    else:
+        p_keep = q * p_w
+    # opponents' foxes already in the trick
+    fox_in = 0.0
+    if extras:
+        for i in range(start, n):
+            if (plays[i] >> 1) == T_AD and fclass[plays[i]] == TRUMP:
+                s = play_seat[i]
+                if (opps >> s) & 1:
+                    fox_in += 1.0
+                elif not (partners >> s) & 1:
+                    fox_in += 1.0 - q
+    best = -1
+    best_v = -1e18
+    m = distinct(legal)
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        wins = beats(c, wcard, led, fclass, power, dulle_later)
+        if wins:
+            p = survive(c, seat, threat, led, unseen, voids, pub, sch, power, fclass, cmask, dulle_later)
+        else:
+            p = p_keep
+        e = e0 + EYES[c] + 4 * nb
+        v = (2.0 * p - 1.0) * e - lam * keep_value(c, unseen, sch, power, fclass, cmask)
+        if extras:
+            if (c >> 1) == T_AD and fclass[c] == TRUMP:
+                v -= (1.0 - p) * fox
+            v += p * fox * fox_in
+            if last_trick and (c >> 1) == T_JC and wins and fclass[c] == TRUMP:
+                v += p * params[PI_CHARLIE]
+        if marriage_open and pub[P_TRICK] < 3:
+            if seat == marriage_seat:
+                # the trick goes to Re whoever takes it; winning all three makes a solo
+                v = e - lam * keep_value(c, unseen, sch, power, fclass, cmask)
+                if wins and pub[P_TRICK] == 2:
+                    v -= params[PI_JOIN] * p
+            else:
+                p_me = p if wins else 0.0
+                v = p_me * (params[PI_JOIN] + e) - (1.0 - p_me) * 0.5 * e \
+                    - lam * keep_value(c, unseen, sch, power, fclass, cmask)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@inline_kernel
+def lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, lam, extras, fox):
+    """One-trick expectation of leading c (the fallback lead)."""
+    k = fclass[c]
+    p = survive(c, seat, threat, k, unseen, voids, pub, sch, power, fclass, cmask, False)
+    km = unseen & cmask[k]
+    nk = popcount(km)
+    if k == TRUMP or nk == 0:
+        e_follow = 12.0
+    else:
+        tot = 0
+        mm = km
+        while mm:
+            d = lowest_bit_index(mm)
+            mm &= mm - 1
+            tot += EYES[d]
+        avg = tot / nk
+        e_follow = avg * (3.0 if nk >= 3 else nk) + 4.0 * (3 - min(nk, 3))
+    e = EYES[c] + e_follow
+    v = (2.0 * p - 1.0) * e - lam * keep_value(c, unseen, sch, power, fclass, cmask)
+    if extras and (c >> 1) == T_AD and k == TRUMP:
+        v -= (1.0 - p) * fox
+    return v, p
+
+
+@kernel
+def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
+              unseen, voids, partners, opps):
+    sch = ranking(pub, power)
+    me = np.int64(1) << seat
+    threat = SEATS & ~partners & ~me
+    lam = params[PI_KEEP]
+    extras = pub[P_SOLOIST] < 0
+    fox = params[PI_FOX]
+    trumps = hand & cmask[TRUMP]
+    n_trumps = popcount(trumps)
+    out_trumps = unseen & cmask[TRUMP]
+    soloist = pub[P_SOLOIST]
+    marriage_open = pub[P_CONTRACT] == C_MARRIAGE and pub[P_CLARIFIED] == 0
+    # the marriage player wants someone else to take an early trick: lead low
+    if marriage_open and seat == pub[P_MARRIAGE_SEAT]:
+        best = -1
+        best_v = 1e18
+        m = distinct(legal)
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            p = survive(c, seat, SEATS & ~me, fclass[c], unseen, voids, pub, sch, power, fclass, cmask, False)
+            v = 30.0 * p + keep_value(c, unseen, sch, power, fclass, cmask) + EYES[c] * 0.2
+            if v < best_v:
+                best_v = v
+                best = c
+        return best
+    # the soloist draws trumps with the boss trump
+    if soloist == seat and n_trumps > 0 and out_trumps != 0:
+        top = -1
+        m = trumps
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            if top < 0 or power[c] > power[top]:
+                top = c
+        if (unseen & above(top, sch, power, fclass, cmask)) == 0:
+            return top
+    # cash boss plain cards (aces while the suit still goes round)
+    best = -1
+    best_v = -1e18
+    m = distinct(legal & ~cmask[TRUMP])
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        k = fclass[c]
+        if (unseen & above(c, sch, power, fclass, cmask)) != 0 or (unseen & cmask[k]) == 0:
+            continue
+        if EYES[c] < 10 and cmask[TRUMP] != 0:
+            continue
+        p = survive(c, seat, threat, k, unseen, voids, pub, sch, power, fclass, cmask, False)
+        if p >= params[PI_ACE]:
+            v = p * 100.0 + popcount(unseen & cmask[k])
+            if v > best_v:
+                best_v = v
+                best = c
+    if best >= 0:
+        return best
+    if soloist == seat and n_trumps > 0 and out_trumps != 0 and n_trumps >= popcount(out_trumps):
+        # more trumps than all the others together: pull them with the lowest
+        low = -1
+        m = trumps
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            if low < 0 or power[c] < power[low]:
+                low = c
+        return low
+    is_normal = pub[P_CONTRACT] == C_NORMAL and extras
+    # Re shows itself with a QC when it holds trumps
+    if is_normal and (hand & QC_MASK) != 0 and popcount(partners) == 0 and popcount(opps) < 3 \
+            and n_trumps >= params[PI_SHOWQC]:
+        return lowest_bit_index(hand & QC_MASK)
+    # with the partner known: draw trumps with the boss trump
+    if soloist < 0 and popcount(partners) > 0 and n_trumps >= params[PI_DRAW] and out_trumps != 0:
+        top = -1
+        m = trumps
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            if top < 0 or power[c] > power[top]:
+                top = c
+        if (unseen & above(top, sch, power, fclass, cmask)) == 0:
+            return top
+    # a suit a partner can trump
+    if popcount(partners) > 0 and cmask[TRUMP] != 0:
+        best = -1
+        best_v = 1e18
+        m = distinct(legal & ~cmask[TRUMP])
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            k = fclass[c]
+            ok = False
+            for s in range(4):
+                if (partners >> s) & 1 and (voids >> (5 * s + k)) & 1 and not (voids >> (5 * s + TRUMP)) & 1:
+                    ok = True
+            if ok:
+                v = EYES[c] + keep_value(c, unseen, sch, power, fclass, cmask)
+                if v < best_v:
+                    best_v = v
+                    best = c
+        if best >= 0 and best_v < 8:
+            return best
+    # otherwise the cheapest lead by the one-trick expectation
+    best = -1
+    best_v = -1e18
+    m = distinct(legal)
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        v, p = lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, lam, extras, fox)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@inline_kernel
+def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    d = distinct(legal)
+    if d & (d - 1) == 0:
+        return lowest_bit_index(legal)
+    return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params)
+
+
+@kernel
+def choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params):
+    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+    unseen = ALL & ~played & ~hand
+    partners, opps = teams(seat, hand, pub, qc)
+    if pub[P_NPLAYED] & 3 == 0:
+        return lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
+                         unseen, voids, partners, opps)
+    return follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
+                       unseen, voids, partners, opps)
+
+
+# ---------------------------------------------------------------- calibration (Python)
+def _fit_logistic(x, y, l2=1e-2, iters=40):
+    """Logistic regression by Newton steps with a small ridge; returns the weights."""
+    w = np.zeros(x.shape[1])
+    eye = np.eye(x.shape[1]) * l2
+    eye[0, 0] = 0.0
+    for _ in range(iters):
+        z = np.clip(x @ w, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        g = x.T @ (p - y) + eye @ w
+        h = (x * (p * (1 - p))[:, None]).T @ x + eye + 1e-9 * np.eye(x.shape[1])
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return w
+
+
+def _features(hands, scheme, leads):
+    from .cardcount import N_FEATURES, features_batch
+    out = np.zeros((len(hands), N_FEATURES))
+    features_batch(np.ascontiguousarray(hands, dtype=np.int64), scheme,
+                   np.ascontiguousarray(leads, dtype=np.int64), out)
+    return out
+
+
+def _fit_tail(x, y, floor=0.03):
+    """Fit on everything, then again on the hands the first fit gives a real chance: the
+    decisions are made in the tail, where one fit for all hands is least accurate."""
+    w = _fit_logistic(x, y)
+    p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+    keep = p >= floor
+    if keep.sum() > 2000 and y[keep].sum() > 200:
+        w = _fit_logistic(x[keep], y[keep])
+    return w
+
+
+def calibrate(deals=300_000, seed=2024, rules="ddv", verbose=True):
+    """Fit MODELS on simulated deals played by this strategy; returns the new array.
+
+    Solo kind k: ``deals`` deals forced to that solo with seat 0 the soloist
+    (target: Re wins). Re and Kontra: ``deals`` normal deals without calls,
+    each seat's hand against its side's result. Paste the result into MODELS.
+    """
+    from ..cards import SOLO_KINDS
+    from ..simulate import simulate
+    models = MODELS.copy()
+    for kind, name in enumerate(SOLO_KINDS):
+        df = simulate(deals, seed=seed + kind, rules=rules, strategy="heuristic",
+                      contract=f"{name}_solo", declarer=0)
+        leads = ((df["dealer"].to_numpy() + 1) % 4 == 0).astype(np.int64)
+        x = _features(df["hand_0"].to_numpy(), int(SOLO_SCHEME[kind]), leads)
+        y = (df["winner"] == "re").to_numpy().astype(float)
+        models[kind] = _fit_tail(x, y)
+        if verbose:
+            p = 1.0 / (1.0 + np.exp(-np.clip(x @ models[kind], -30, 30)))
+            for thr in (0.5, 0.6, 0.7):
+                sel = p >= thr
+                print(f"{name:11} win {y.mean():.3f}; p>={thr}: {sel.mean():.4f} of hands, "
+                      f"won {y[sel].mean() if sel.any() else float('nan'):.3f}")
+    df = simulate(deals, seed=seed + 99, rules=rules, strategy="heuristic", contract="normal", calls=False)
+    df = df.filter(df["contract"] == "normal")
+    xs, ys, sides, ys151 = [], [], [], []
+    re_won = (df["winner"] == "re").to_numpy()
+    ko_won = (df["winner"] == "kontra").to_numpy()
+    re_mask = df["re_mask"].to_numpy()
+    for s in range(4):
+        leads = ((df["dealer"].to_numpy() + 1) % 4 == s).astype(np.int64)
+        xs.append(_features(df[f"hand_{s}"].to_numpy(), 3, leads))
+        is_re = (re_mask >> s) & 1 == 1
+        ys.append(np.where(is_re, re_won, ko_won).astype(float))
+        sides.append(is_re)
+        eyes = df["eyes_re"].to_numpy().astype(int)
+        ys151.append(np.where(is_re, eyes >= 151, 240 - eyes >= 151).astype(float))
+    x, y, side = np.concatenate(xs), np.concatenate(ys), np.concatenate(sides)
+    y151 = np.concatenate(ys151)
+    models[M_RE] = _fit_logistic(x[side], y[side])
+    models[M_KO] = _fit_logistic(x[~side], y[~side])
+    models[M_RE151] = _fit_logistic(x[side], y151[side])
+    models[M_KO151] = _fit_logistic(x[~side], y151[~side])
+    if verbose:
+        print(f"normal: Re wins {re_won.mean():.3f}, Re 151+ {y151[side].mean():.3f}, Kontra 151+ {y151[~side].mean():.3f}")
+        np.set_printoptions(precision=4, suppress=True, linewidth=150)
+        print(repr(models))
+    return models
