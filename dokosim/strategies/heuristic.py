@@ -39,7 +39,7 @@ PARAMS = {
     "solo_win": (0.6, "modelled win chance needed to declare a solo"),
     "silent_win": (0.6, "modelled diamonds-solo win chance to keep both QC silent"),
     "call_win": (0.65, "modelled win chance needed to say Re or Kontra"),
-    "deny_win": (0.85, "modelled win chance needed for each denial (no 90, ...)"),
+    "deny_win": (0.95, "modelled chance of 151 eyes needed for no 90 (no 60: 0.1 more)"),
     "keep_weight": (1.0, "weight of a card's worth kept (in eyes) against the trick at stake"),
     "ace_safety": (0.7, "chance a led plain ace must have of not being trumped"),
     "fox_value": (15.0, "eyes a fox (AD) lost or caught is worth"),
