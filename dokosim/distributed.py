@@ -61,9 +61,9 @@ def output_directory(out) -> Path:
     if match:
         if match.group(1).lower() != "file":
             raise SimulationError(
-                f"out {text!r} is a {match.group(1)}:// URL; the Dask backend writes chunk files with "
-                f"an atomic rename, so out must be a directory path that every worker can write "
-                f"(a shared file system, e.g. NFS); see docs/distributed.md")
+                f"out {text!r} is an object-store URL ({match.group(1)}://); the Dask backend writes "
+                f"chunk files with an atomic rename, so out must be a directory path that every worker "
+                f"can write (a shared file system, e.g. NFS); see docs/distributed.md")
         text = text[len(match.group(0)):]
     return Path(text).expanduser().absolute()
 
