@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -96,7 +98,8 @@ def chunk_path(directory: Path, index: int) -> Path:
 def write_chunk(directory: Path, index: int, frame: pl.DataFrame) -> None:
     """Write one chunk under a temporary name, then rename it into place."""
     final = chunk_path(directory, index)
-    tmp = final.with_suffix(f".{os.getpid()}.tmp")
+    # unique across hosts sharing the directory (Dask workers) and across retries
+    tmp = final.with_suffix(f".{socket.gethostname()}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
         frame.write_parquet(tmp, compression="zstd", compression_level=9, statistics=False)
         os.replace(tmp, final)

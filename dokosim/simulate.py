@@ -169,6 +169,9 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
                      calls, keep_play, chunk_size)
     if scheduler is not None or cluster is not None:
+        if threads is not None:
+            raise SimulationError("threads applies to in-process runs; Dask workers use their own "
+                                  "thread count")
         from .distributed import simulate_on_dask
         return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
