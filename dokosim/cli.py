@@ -199,6 +199,7 @@ def rules_cmd():
 def _register_subcommands():
     from .cli_tournament import tournament
     main.add_command(tournament)
+    __import__("dokosim.cli_study", fromlist=["register"]).register(main)
 
 
 _register_subcommands()

@@ -1,0 +1,159 @@
+"""``dokosim advise``: what each reservation is worth for one hand.
+
+For every reservation the hand may make (healthy, each solo kind the rules
+allow, marriage with both QC, poverty under the poverty rule) the other cards
+are dealt at random and the deal is played out by the strategy at all four
+seats (``dokosim.simulate(..., fixed_hand=(seat, hand))``). Every option uses
+the same seed, so the unseen hands are the same deals for every option
+(common random numbers). Reports the win chance (95% Wilson interval) and the
+mean score (95% normal interval) of the seat, and, for solos, the solo_odds
+model's P(win) from results/solo_odds/model.json.
+"""
+from __future__ import annotations
+
+import math
+import re
+import time
+
+import numpy as np
+import polars as pl
+
+from dokosim.cards import RANKS, SUITS, SOLO_KINDS, card_type, mask_str
+
+from .common import REPO, StudyError, mean_ci, type_mask, wilson
+
+QC = type_mask("QC")
+
+
+def parse_hand(text: str, rules) -> int:
+    """The 48-bit mask of a hand in card notation; ValueError with a one-line reason."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    mask = 0
+    for tok in tokens:
+        s = tok.upper()
+        if s.startswith("10"):
+            s = "T" + s[2:]
+        if len(s) != 2 or s[0] not in RANKS or s[1] not in SUITS:
+            raise ValueError(f"unknown card {tok!r}: a card is a rank A T K Q J 9 (or 10) and a suit "
+                             "C S H D, e.g. QC TH")
+        if rules.no_nines and s[0] == "9":
+            raise ValueError(f"{s}: there are no nines under these rules (no_nines)")
+        c = 2 * card_type(s)
+        if mask >> c & 1:
+            if mask >> (c + 1) & 1:
+                raise ValueError(f"{s} appears three times; the pack has two of each card")
+            c += 1
+        mask |= 1 << c
+    if len(tokens) != rules.hand_size:
+        raise ValueError(f"a hand has {rules.hand_size} cards under these rules, got {len(tokens)}")
+    return mask
+
+
+def options(mask: int, rules) -> list[str]:
+    """The reservations this hand may make: healthy, solos, marriage, poverty."""
+    from dokosim.engine.deal import NORMAL_TRUMPS
+    opts = ["healthy"] + [f"{k}_solo" for k in SOLO_KINDS if k in rules.solos]
+    if mask & QC == QC:
+        opts.append("marriage")
+    if rules.poverty and bin(mask & int(NORMAL_TRUMPS)).count("1") <= 3:
+        opts.append("poverty")
+    return opts
+
+
+def _seat_outcome(df: pl.DataFrame, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    score = df[f"score_{seat}"].cast(pl.Float64).to_numpy()
+    is_re = ((df["re_mask"].cast(pl.Int64).to_numpy() >> seat) & 1) == 1
+    w = df["winner"].cast(pl.String).to_numpy()
+    win = np.where(is_re, w == "re", w == "kontra")
+    return score, win
+
+
+def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = "simple",
+           deals: int = 4000, seed: int = 0) -> dict:
+    """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints."""
+    import inspect
+
+    from dokosim.rules import rules_from_object
+    from dokosim.simulate import SimulationError, simulate
+    from dokosim.strategies.registry import StrategyError
+    rules = rules_from_object(rules)
+    if "fixed_hand" not in inspect.signature(simulate).parameters:
+        raise StudyError("advise needs dokosim.simulate(..., fixed_hand=(seat, hand)), which this "
+                         "version of the simulator lacks")
+    model = _model()
+    t0 = time.time()
+    result = {"hand": mask_str(mask), "seat": seat, "dealer": dealer, "rules": rules.to_dict(),
+              "strategy": strategy, "deals": deals, "seed": seed, "options": {}}
+    for opt in options(mask, rules):
+        kw = {}
+        if opt == "healthy":
+            kw = {"contract": "normal"}
+        elif opt == "marriage":
+            kw = {"contract": "marriage"}
+        elif opt.endswith("_solo"):
+            kw = {"contract": opt, "declarer": seat}
+        try:
+            df = simulate(deals, seed, rules, strategy, dealer=dealer, fixed_hand=(seat, mask), **kw)
+        except (SimulationError, StrategyError) as exc:
+            raise StudyError(str(exc)) from None
+        score, win = _seat_outcome(df, seat)
+        entry = {"deals": deals}
+        if opt == "poverty":
+            refused = df["redeals"].to_numpy() > 0
+            declared = refused | ((df["contract"] == "poverty") & (df["declarer"] == seat)).to_numpy()
+            score = np.where(refused, 0.0, score)  # refused: the cards are dealt again (worth 0 on average)
+            played = ~refused
+            entry["refused"] = float(refused.mean())
+            entry["declared_share"] = float(declared.mean())
+            win = win[played]
+            entry["note"] = ("win chance over accepted poverties; a refused poverty is redealt and "
+                             "counts 0 in the expected score")
+        k, n = int(win.sum()), int(win.size)
+        p, lo, hi = wilson(k, n)
+        m, slo, shi = mean_ci(score)
+        entry.update({"win_chance": float(p), "win_ci95": [float(lo), float(hi)],
+                      "expected_score": m, "score_ci95": [slo, shi]})
+        if opt == "healthy" and mask & QC == QC:
+            entry["note"] = "both QC and healthy: a silent marriage (scored as a solo)"
+        if opt.endswith("_solo") and model is not None:
+            from .solo_odds import predict
+            pw, ps = predict(model, mask, opt[:-5])
+            entry["model_win_chance"] = pw
+            entry["model_expected_score"] = ps
+        result["options"][opt] = entry
+    best = max(result["options"], key=lambda o: result["options"][o]["expected_score"])
+    ranked = sorted(result["options"], key=lambda o: -result["options"][o]["expected_score"])
+    b = result["options"][best]
+    sure = len(ranked) < 2 or b["score_ci95"][0] > result["options"][ranked[1]]["score_ci95"][1]
+    result["recommendation"] = best
+    result["recommendation_text"] = (
+        f"Recommendation: {best.replace('_', ' ')} (expected score {b['expected_score']:+.2f}, "
+        f"win chance {100 * b['win_chance']:.0f}%)"
+        + ("" if sure else f"; not clearly better than {ranked[1].replace('_', ' ')} at {deals} deals"))
+    result["seconds"] = round(time.time() - t0, 2)
+    return result
+
+
+def _model():
+    import json
+    path = REPO / "results" / "solo_odds" / "model.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def render(result: dict) -> str:
+    lines = [f"hand {result['hand']}  (seat {result['seat']}, dealer {result['dealer']}, rules "
+             f"{result['rules']}, strategy {result['strategy']}, {result['deals']} deals per option)",
+             f"{'option':18} {'win chance':>10} {'95% interval':>15} {'exp. score':>10} {'95% interval':>17}"
+             f" {'model P(win)':>12}"]
+    for opt, e in result["options"].items():
+        mw = f"{100 * e['model_win_chance']:11.1f}%" if "model_win_chance" in e else ""
+        lines.append(f"{opt:18} {100 * e['win_chance']:9.1f}% "
+                     f"[{100 * e['win_ci95'][0]:5.1f}, {100 * e['win_ci95'][1]:5.1f}]% "
+                     f"{e['expected_score']:+10.2f} [{e['score_ci95'][0]:+7.2f}, {e['score_ci95'][1]:+7.2f}] {mw}")
+        if "refused" in e:
+            lines.append(f"{'':18} poverty refused in {100 * e['refused']:.1f}% of deals (redealt, counted 0)")
+    lines.append(result["recommendation_text"])
+    return "\n".join(lines)

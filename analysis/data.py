@@ -1,0 +1,30 @@
+"""The studies' datasets: made with ``dokosim.simulate`` once, then read with polars."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polars as pl
+
+from .common import REPO
+
+
+def data_root() -> Path:
+    """Where study datasets live: $DOKOSIM_STUDY_DATA, else data/studies/ in the repository."""
+    return Path(os.environ.get("DOKOSIM_STUDY_DATA") or REPO / "data" / "studies")
+
+
+def dataset(name: str, deals: int, seed: int, strategy: str, rules, contract=None, declarer=0,
+            scheduler=None, cluster=None, quiet=True, **extra) -> pl.LazyFrame:
+    """Simulate (or resume, or reuse) the dataset ``name`` for these settings and scan it.
+
+    The directory name holds strategy, seed and deals; the dataset's manifest holds
+    the rest, and ``dokosim.simulate`` refuses a directory made by another command.
+    """
+    from dokosim.dataset import scan
+    from dokosim.simulate import simulate
+    directory = data_root() / f"{name}_{strategy.replace(',', '-')}_s{seed}_n{deals}"
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    simulate(deals, seed, rules, strategy, out=str(directory), contract=contract, declarer=declarer,
+             scheduler=scheduler, cluster=cluster, quiet=quiet, **extra)
+    return scan(directory)

@@ -1,0 +1,111 @@
+"""The studies (analysis/, dokosim study, dokosim advise) at small sizes, fixed seeds."""
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from analysis import solo_odds  # noqa: E402
+from analysis.common import hand_features, wilson  # noqa: E402
+
+SOLO_KINDS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "fleischlos")
+DEALS = 10_000
+MIN_BIN = 100  # trump counts with fewer deals are not compared
+
+
+@pytest.fixture(scope="module")
+def solo(tmp_path_factory):
+    data = tmp_path_factory.mktemp("data")
+    import os
+    old = os.environ.get("DOKOSIM_STUDY_DATA")
+    os.environ["DOKOSIM_STUDY_DATA"] = str(data)
+    try:
+        yield solo_odds.run(deals=DEALS, strategy="simple", seed=11, quiet=True, charts=False,
+                            results=tmp_path_factory.mktemp("results"))
+    finally:
+        if old is None:
+            del os.environ["DOKOSIM_STUDY_DATA"]
+        else:
+            os.environ["DOKOSIM_STUDY_DATA"] = old
+
+
+def test_same_hands_for_every_kind(solo):
+    df = solo["frame"]
+    hands = [df.filter(pl.col("kind") == k).sort("deal_id")["hand"].to_numpy() for k in SOLO_KINDS]
+    assert all((h == hands[0]).all() for h in hands)
+    assert len(set(hands[0][:100].tolist())) == 100
+
+
+@pytest.mark.parametrize("kind", SOLO_KINDS)
+def test_win_rate_rises_with_trumps(solo, kind):
+    """Consecutive trump counts: no drop larger than 2.6 standard errors; and the best-populated
+    high count wins clearly (non-overlapping 95% intervals) more than the low one."""
+    g = solo["by_trumps"].filter((pl.col("kind") == kind) & (pl.col("deals") >= MIN_BIN)).sort("trumps")
+    assert g.height >= 3
+    p = g["win_rate"].to_numpy()
+    n = g["deals"].to_numpy().astype(float)
+    se = np.sqrt(np.maximum(p * (1 - p), 0.25 / n) / n)  # floor: a 0% bin still has uncertainty
+    for i in range(len(p) - 1):
+        drop = p[i] - p[i + 1]
+        assert drop < 2.6 * math.hypot(se[i], se[i + 1]), (kind, g["trumps"][i], p[i], p[i + 1])
+    assert g["win_lo"][-1] > g["win_hi"][0], (kind, g)
+
+
+@pytest.mark.parametrize("kind", SOLO_KINDS)
+def test_model_auc_heldout(solo, kind):
+    m = solo["model"]["kinds"][kind]
+    assert m["heldout_deals"] == DEALS // 5
+    assert m["auc_heldout"] > 0.75, (kind, m["auc_heldout"], m["auc_ci95"])
+
+
+def test_model_predicts_more_trumps_better(solo):
+    """The fitted model itself: a hand with all the top trumps beats a weak one."""
+    from analysis.advise import parse_hand
+    from dokosim.rules import Rules
+    strong = parse_hand("TH TH QC QC QS QS QH QH JC JC AC AS", Rules())
+    weak = parse_hand("9C 9C KC KS 9S 9S KH 9H 9H KD JD 9D", Rules())
+    for kind in ("diamonds", "clubs", "queens"):
+        ps, _ = solo_odds.predict(solo["model"], strong, kind)
+        pw, _ = solo_odds.predict(solo["model"], weak, kind)
+        assert ps > 0.5 > 0.05 > pw, (kind, ps, pw)
+
+
+def test_hand_features():
+    from analysis.advise import parse_hand
+    from dokosim.rules import Rules
+    h = parse_hand("TH QC QC JD AD AD AC TC TS 9S KH 9H", Rules())
+    f = {k: int(v[0]) for k, v in hand_features(np.array([h], dtype=np.int64), "diamonds").items()}
+    assert f == {"trumps": 6, "top": 3, "plain_aces": 1, "plain_tens": 2, "voids": 0, "longest": 2}
+    f = {k: int(v[0]) for k, v in hand_features(np.array([h], dtype=np.int64), "fleischlos").items()}
+    assert f["trumps"] == 3 and f["top"] == 3 and f["voids"] == 0 and f["longest"] == 4
+
+
+def test_wilson_interval():
+    p, lo, hi = wilson(50, 100)
+    assert p == 0.5 and abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
+
+
+@pytest.mark.parametrize("hand, message", [
+    ("QC QS TH", "12 cards"),
+    ("QC QS TH JD AD AD AC TC TS 9S KH 9X", "unknown card"),
+    ("QC QC QC JD AD KD AC TC TS 9S KH 9H", "three times"),
+    ("QC QS TH JD AD AD AC TC TS 9S KH 9H 9D", "got 13"),
+])
+def test_advise_bad_hands(hand, message):
+    from dokosim.cli import main
+    r = CliRunner().invoke(main, ["advise", "--hand", hand])
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_unknown_study():
+    from dokosim.cli import main
+    r = CliRunner().invoke(main, ["study", "nonsense"])
+    assert r.exit_code == 2 and "unknown study" in r.output
