@@ -63,18 +63,20 @@ class ManifestMismatch(ValueError):
 
 
 IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "strategies", "params", "dealer",
-                 "contract", "declarer", "compulsory", "calls", "keep_play", "schema_version")
+                 "contract", "declarer", "compulsory", "calls", "keep_play", "schema_version", "fixed_hand")
 
 
-def prepare(directory: Path, manifest: dict) -> set[int]:
-    """Create or check a dataset directory; return the chunk indices already complete."""
+def prepare(directory: Path, manifest: dict, keys: tuple[str, ...] = IDENTITY_KEYS) -> set[int]:
+    """Create or check a dataset directory; return the chunk indices already complete.
+
+    ``keys``: the manifest entries that must match an existing dataset's."""
     if directory.exists() and not directory.is_dir():
         raise ManifestMismatch(f"--out {str(directory)!r} is a file, not a directory")
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "manifest.json"
     if path.exists():
         old = json.loads(path.read_text())
-        for key in IDENTITY_KEYS:
+        for key in keys:
             if old.get(key) != manifest.get(key):
                 raise ManifestMismatch(
                     f"{directory} holds a dataset made with {key}={json.dumps(old.get(key))}, "

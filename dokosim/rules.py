@@ -28,12 +28,15 @@ OPTION_HELP = {
     "superschweinchen": "bool (needs schweinchen): both 9D rank above the piglets",
     "poverty": "bool: a player with 3 trumps or fewer may pass them (Armut)",
     "throw_in": "bool: 5 or more nines (or kings) may call a redeal",
-    "bock": "list of tie, lost_announcement, zero, lost_solo: bock round triggers",
-    "five_players": "bool: five at the table, the dealer sits out",
+    "bock": "list of tie, lost_announcement, zero, lost_solo: bock round triggers (sessions only)",
+    "five_players": "bool: five at the table, the dealer sits out (sessions only)",
     "solos": "list of solo kinds a player may declare (default all seven)",
 }
 # Options the kernels implement in this version; the others are refused as unsupported.
-SUPPORTED = {"dulle", "solos", "no_nines", "schweinchen", "superschweinchen", "poverty", "throw_in"}
+SUPPORTED = {"dulle", "solos", "no_nines", "schweinchen", "superschweinchen", "poverty", "throw_in",
+             "bock", "five_players"}
+# Options that need a sequence of deals (dokosim session); a single deal or a plain run refuses them.
+SESSION_ONLY = ("bock", "five_players")
 
 
 class RulesError(ValueError):
@@ -105,9 +108,14 @@ def _check_type(name: str, value, expected: type):
         raise RulesError(f"rules option {name!r} must be {expected.__name__}, got {value!r}")
 
 
-def rules_from_object(obj) -> Rules:
-    """Rules from a record's ``rules`` field: a preset name or ``{"preset": ..., option: value}``."""
+def rules_from_object(obj, session: bool = False) -> Rules:
+    """Rules from a record's ``rules`` field: a preset name or ``{"preset": ..., option: value}``.
+
+    ``bock`` and ``five_players`` are refused (``unsupported_rule``) unless ``session``:
+    they mean something only for a sequence of deals (dokosim session)."""
     if isinstance(obj, Rules):
+        if not session:
+            _refuse_session_only(obj)
         return obj
     if obj is None:
         obj = "ddv"
@@ -152,10 +160,19 @@ def rules_from_object(obj) -> Rules:
     rules = dataclasses.replace(base, **values)
     if rules.superschweinchen and not rules.schweinchen:
         raise RulesError("rules option 'superschweinchen' needs 'schweinchen'")
+    if not session:
+        _refuse_session_only(rules)
     return rules
 
 
-def load_rules(spec: str, overrides: tuple[str, ...] = ()) -> Rules:
+def _refuse_session_only(rules: Rules) -> None:
+    for name in SESSION_ONLY:
+        if getattr(rules, name):
+            raise RulesError(f"rules option {name!r} needs a session (a sequence of deals): use "
+                             "dokosim session / dokosim.simulate_sessions", kind="unsupported_rule")
+
+
+def load_rules(spec: str, overrides: tuple[str, ...] = (), session: bool = False) -> Rules:
     """Rules from a CLI ``--rules`` value (preset name or TOML file) and ``KEY=VALUE`` overrides."""
     if spec.endswith(".toml"):
         path = Path(spec)
@@ -176,4 +193,4 @@ def load_rules(spec: str, overrides: tuple[str, ...] = ()) -> Rules:
         except tomllib.TOMLDecodeError:
             value = raw
         obj[key.strip()] = value
-    return rules_from_object(obj)
+    return rules_from_object(obj, session)

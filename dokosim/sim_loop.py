@@ -9,8 +9,8 @@ not here: every step calls the engine's kernels.
 import numpy as np
 from numba import prange
 
-from dokosim.cards import C_MARRIAGE, C_NORMAL, C_POVERTY
-from dokosim.engine.bits import popcount
+from dokosim.cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CLASS_MASK, SOLO_SCHEME, TRUMP
+from dokosim.engine.bits import nth_set_bit, popcount
 from dokosim.engine.deal import (
     NORMAL_TRUMPS, deal_hands, exchange_cards, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
@@ -22,7 +22,7 @@ from dokosim.engine.layout import (
     O_CLARIFY, O_CONTRACT, O_DEAL_ID, O_DEALER, O_DECLARER, O_DOKO_KO, O_DOKO_RE, O_EYES_RE,
     O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
     O_TRICKS_RE, O_VALUE, O_WINNER, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
-    O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_NO_NINES, REDEAL, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
+    O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_BOCK_MASK, R_NO_NINES, R_SOLO_MASK, REDEAL, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
     P_FIRST_RE, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SHIFT, P_TURN, PUBLIC_LEN,
     RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
 )
@@ -31,14 +31,53 @@ from dokosim.engine.play import (
     setup_poverty,
 )
 from dokosim.strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
-from dokosim.engine.rng import RNG_LEN, seed_stream
+from dokosim.engine.rng import RNG_LEN, below, seed_stream
 from dokosim.engine.scoring import score_deal
 
 # DISPATCH: the generated header replaces this line
 
-CONTROL_LEN = 6
+CONTROL_LEN = 8
 (CTL_DEALER, CTL_FORCE_CONTRACT, CTL_FORCE_DECLARER, CTL_COMPULSORY, CTL_CALLS,
- CTL_KEEP_PLAY) = range(CONTROL_LEN)
+ CTL_KEEP_PLAY, CTL_FIXED_SEAT, CTL_FIXED_HAND) = range(CONTROL_LEN)
+
+
+@inline_kernel
+def fix_hand(rng, hands, seat, fixed):
+    """Give ``seat`` exactly the cards ``fixed`` after a random deal.
+
+    Every card of ``fixed`` that another seat was dealt is exchanged for a card
+    drawn uniformly from those ``seat`` was dealt outside ``fixed``. A uniform
+    random exchange of a uniform deal leaves the other seats' hands a uniform
+    deal of the remaining cards.
+    """
+    spare = hands[seat] & ~fixed
+    n_spare = popcount(spare)
+    for s in range(4):
+        if s != seat:
+            take = hands[s] & fixed
+            while take:
+                low = take & -take
+                take ^= low
+                c = nth_set_bit(spare, below(rng, n_spare))
+                spare ^= np.int64(1) << c
+                n_spare -= 1
+                hands[s] = (hands[s] ^ low) | (np.int64(1) << c)
+    hands[seat] = fixed
+
+
+@inline_kernel
+def default_solo_choice(hand, rules):
+    """The reservation choice (1 + kind) of a forced compulsory solo whose strategy did not
+    name a kind: the allowed kind with the most trumps in ``hand`` (ties: SOLO_KINDS order)."""
+    best = 0
+    best_n = -1
+    for kind in range(7):
+        if (rules[R_SOLO_MASK] >> kind) & 1:
+            n = popcount(hand & CLASS_MASK[SOLO_SCHEME[kind], TRUMP])
+            if n > best_n:
+                best_n = n
+                best = kind
+    return 1 + best
 
 
 @inline_kernel
@@ -81,24 +120,28 @@ def run_poverty(poor, dealer, strategy_ids, params, st, hands, rules, rng, pover
 
 
 @inline_kernel
-def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands, hands0, deck,
-                  plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
-                  contract_out, call_masks, poverty, out_row, play_log, call_log):
-    """Deal, resolve the contract, play and score deal ``deal_id``; write its row into out_row.
+def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategy_ids, params,
+                  st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items,
+                  res, rng, choices, contract_out, call_masks, poverty, out_row, play_log, call_log):
+    """Deal, resolve the contract, play and score deal ``deal_id`` (its random stream);
+    write its row into out_row.
 
     A redeal (throw-in, a poverty nobody takes) deals again from (seed, deal_id, attempt + 1)
-    with the same dealer.
+    with the same dealer. Sessions only: ``owe_mask`` marks the seats that still owe their
+    compulsory solo (a solo such a seat reserves is that compulsory solo and beats every other
+    reservation); ``force_seat`` >= 0 must play its compulsory solo now (its strategy's
+    reservation names the kind, else default_solo_choice). Plain runs pass 0 and -1.
     """
-    dealer = control[CTL_DEALER]
-    if dealer < 0:
-        dealer = deal_id % 4
     forced = control[CTL_FORCE_CONTRACT]
     compulsory = control[CTL_COMPULSORY] == 1
+    fixed_seat = control[CTL_FIXED_SEAT]
     poverty[0] = -1
     attempt = 0
     while True:
         seed_stream(rng, seed, deal_id, attempt)
         deal_hands(rng, deck, hands, dealer, rules[R_NO_NINES])
+        if fixed_seat >= 0:
+            fix_hand(rng, hands, fixed_seat, control[CTL_FIXED_HAND])
         for s in range(4):
             hands0[s] = hands[s]
         if forced >= 0:
@@ -114,11 +157,33 @@ def play_one_deal(seed, deal_id, control, rules, strategy_ids, params, st, hands
         st[P_DEALER] = dealer
         st[P_HAND_SIZE] = popcount(hands[0])
         st[P_POVERTY_SEAT] = -1
+        if force_seat >= 0:
+            options = reservation_options(hands[force_seat], rules)
+            choice = choose_reservation(strategy_ids[force_seat], force_seat, hands[force_seat],  # noqa: F821
+                                        options, st[:PUBLIC_LEN], rules, params[force_seat], rng)
+            if not (1 <= choice <= 7 and (options >> choice) & 1):
+                choice = default_solo_choice(hands[force_seat], rules)
+            contract = C_SOLO_BASE + choice - 1
+            declarer = force_seat
+            compulsory = True
+            break
         for s in range(4):
             options = reservation_options(hands[s], rules)
             choice = choose_reservation(strategy_ids[s], s, hands[s], options,  # noqa: F821
                                         st[:PUBLIC_LEN], rules, params[s], rng)
             choices[s] = choice if 0 <= choice < 63 and (options >> choice) & 1 else 0
+        owed_solo = -1
+        if owe_mask:
+            for i in range(4):
+                seat = (dealer + 1 + i) & 3
+                if (owe_mask >> seat) & 1 and 1 <= choices[seat] <= 7:
+                    owed_solo = seat
+                    break
+        if owed_solo >= 0:  # a compulsory solo: above every other reservation
+            contract = C_SOLO_BASE + choices[owed_solo] - 1
+            declarer = owed_solo
+            compulsory = True
+            break
         resolve_reservations(choices, dealer, contract_out)
         contract = contract_out[0]
         declarer = contract_out[1]
@@ -245,7 +310,11 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
         hi = (b + 1) * n // n_blocks
         for i in range(lo, hi):
             j = i if keep else 0
-            play_one_deal(seed, first_deal_id + i, control, rules, strategy_ids, params, st, hands,
-                          hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
+            deal_id = first_deal_id + i
+            dealer = control[CTL_DEALER]
+            if dealer < 0:
+                dealer = deal_id % 4
+            play_one_deal(seed, deal_id, dealer, 0, -1, control, rules, strategy_ids, params, st,
+                          hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
                           items, res, rng, choices, contract_out, call_masks, poverty, out[i],
                           play_out[j], call_out[j])

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from . import __version__
-from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, SOLO_KINDS
+from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, mask_str, parse_card_type
 from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
 from .engine.layout import MAX_CALL_LOG, OUT_LEN
 from .rules import Rules, rules_from_object
@@ -39,6 +39,7 @@ class SimulationPlan:
     calls: bool = True
     keep_play: bool = False
     chunk_size: int = DEFAULT_CHUNK
+    fixed_hand: tuple[int, int] | None = None  # (seat, 48-bit hand mask)
 
     def control(self) -> np.ndarray:
         """The control vector of sim_loop (CTL_*)."""
@@ -49,8 +50,10 @@ class SimulationPlan:
             forced = C_MARRIAGE
         elif self.contract is not None:
             forced = C_SOLO_BASE + SOLO_KINDS.index(self.contract[:-len("_solo")])
+        fixed_seat, fixed_mask = self.fixed_hand if self.fixed_hand is not None else (-1, 0)
         return np.array([-1 if self.dealer is None else self.dealer, forced, self.declarer,
-                         int(self.compulsory), int(self.calls), int(self.keep_play)], dtype=np.int64)
+                         int(self.compulsory), int(self.calls), int(self.keep_play), fixed_seat,
+                         fixed_mask], dtype=np.int64)
 
     def manifest(self) -> dict:
         return {
@@ -60,12 +63,55 @@ class SimulationPlan:
             "params": [s.params for s in self.strategies], "dealer": self.dealer,
             "contract": self.contract, "declarer": self.declarer if self.contract else None,
             "compulsory": self.compulsory, "calls": self.calls, "keep_play": self.keep_play,
+            **({"fixed_hand": [self.fixed_hand[0], self.fixed_hand[1]],
+                "fixed_hand_cards": mask_str(self.fixed_hand[1])} if self.fixed_hand else {}),
         }
+
+
+def parse_fixed_hand(fixed_hand, rules: Rules) -> tuple[int, int] | None:
+    """Check ``fixed_hand=(seat, hand)``: hand a 48-bit mask or cards in notation ("QC QS TH ...").
+
+    Returns (seat, mask); SimulationError with a one-line message on a bad value.
+    """
+    if fixed_hand is None:
+        return None
+    if not isinstance(fixed_hand, (tuple, list)) or len(fixed_hand) != 2:
+        raise SimulationError(f"fixed_hand must be (seat, hand), got {fixed_hand!r}")
+    seat, hand = fixed_hand
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(4):
+        raise SimulationError(f"fixed_hand seat must be 0-3, got {seat!r}")
+    if isinstance(hand, str):
+        mask = 0
+        for token in hand.split():
+            try:
+                t = parse_card_type(token)
+            except ValueError:
+                raise SimulationError(f"fixed_hand: unknown card {token!r}; cards are a rank A T K Q J 9 "
+                                      "(or 10) and a suit C S H D, e.g. QC TH") from None
+            if mask >> (2 * t) & 1:
+                if mask >> (2 * t + 1) & 1:
+                    raise SimulationError(f"fixed_hand holds {token.upper()} more than twice; the pack "
+                                          "has two of each card")
+                mask |= 1 << (2 * t + 1)
+            else:
+                mask |= 1 << (2 * t)
+    elif isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
+        mask = int(hand)
+        if not 0 <= mask < 2**48:
+            raise SimulationError(f"fixed_hand mask must be a 48-bit hand mask (0 to 2**48-1), got {mask}")
+    else:
+        raise SimulationError(f"fixed_hand hand must be a 48-bit mask or cards like 'QC QS TH', got {hand!r}")
+    n = bin(mask).count("1")
+    if n != rules.hand_size:
+        raise SimulationError(f"fixed_hand has {n} cards; a hand has {rules.hand_size} under these rules")
+    if rules.no_nines and mask & int(NINES_MASK):
+        raise SimulationError("fixed_hand holds a nine; the rules say no_nines")
+    return int(seat), mask
 
 
 def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=None, dealer=None,
               contract=None, declarer=0, compulsory=False, calls=True, keep_play=False,
-              chunk_size=DEFAULT_CHUNK) -> SimulationPlan:
+              chunk_size=DEFAULT_CHUNK, fixed_hand=None) -> SimulationPlan:
     """Validate simulate's arguments into a plan (SimulationError / StrategyError on bad ones)."""
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 0:
         raise SimulationError(f"deals must be a whole number >= 0, got {deals!r}")
@@ -92,8 +138,14 @@ def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=
         raise SimulationError(f"declarer must be a seat 0-3, got {declarer!r}")
     if compulsory and not (contract or "").endswith("_solo"):
         raise SimulationError("compulsory needs a forced solo contract (e.g. contract='queens_solo')")
-    return SimulationPlan(int(deals), int(seed), rules_from_object(rules), strategies, dealer,
-                          contract, declarer, compulsory, calls, keep_play, int(chunk_size))
+    rules = rules_from_object(rules)
+    for name in ("bock", "five_players"):
+        if getattr(rules, name):
+            raise SimulationError(f"rules option {name!r} needs a session: use dokosim session "
+                                  "(dokosim.simulate_sessions), not simulate")
+    fixed = parse_fixed_hand(fixed_hand, rules)
+    return SimulationPlan(int(deals), int(seed), rules, strategies, dealer,
+                          contract, declarer, compulsory, calls, keep_play, int(chunk_size), fixed)
 
 
 class Simulator:
@@ -153,7 +205,8 @@ def _progress(total: int, quiet: bool, initial: int = 0):
 
 def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=None, threads=None,
              chunk_size: int = DEFAULT_CHUNK, params=None, dealer=None, contract=None, declarer=0,
-             compulsory=False, calls=True, keep_play=False, quiet=True, scheduler=None, cluster=None):
+             compulsory=False, calls=True, keep_play=False, quiet=True, scheduler=None, cluster=None,
+             fixed_hand=None):
     """Deal and play ``deals`` deals; each row depends only on (seed, deal_id).
 
     ``strategy``: a name for all seats, ``"a,b,c,d"`` or a list of four.
@@ -164,10 +217,12 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     (a directory) writes a Parquet dataset there, resuming an interrupted run,
     and returns its path. ``scheduler`` (a dask.distributed address) or
     ``cluster`` (``"local:N"``) runs the chunks on Dask workers instead, with
-    the same rows (see ``dokosim.distributed``).
+    the same rows (see ``dokosim.distributed``). ``fixed_hand=(seat, hand)``: that seat
+    always holds exactly ``hand`` (a 48-bit mask or cards like ``"QC QC TH ..."``); the
+    other cards are dealt at random from (seed, deal_id).
     """
     plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
-                     calls, keep_play, chunk_size)
+                     calls, keep_play, chunk_size, fixed_hand)
     if scheduler is not None or cluster is not None:
         if threads is not None:
             raise SimulationError("threads applies to in-process runs; Dask workers use their own "
