@@ -107,10 +107,42 @@ def bench_compile():
     shutil.rmtree(cold_dir)
 
 
+# ---- strategies heuristic and pimc (issue 4) and the club preset (issue 5) ----------------
+def bench_heuristic(floor, n):
+    """heuristic at all seats, full DDV rules, 2 threads (acceptance: ratio >= 0.08)."""
+    v = bench_kernel("(h) heuristic at all seats, full DDV rules", floor, n, 2, chunk=50_000,
+                     seed=1, strategy="heuristic")
+    print(f"{'':58} (acceptance: ratio >= 0.08)")
+    return v
+
+
+def bench_club(floor, n):
+    """heuristic at all seats under --rules club against ddv, same thread count (acceptance: >= 0.8)."""
+    ddv = bench_kernel("(h-ddv) heuristic at all seats, rules ddv", floor, n, 2, chunk=50_000,
+                       seed=1, strategy="heuristic", rules="ddv")
+    club = bench_kernel("(h-club) heuristic at all seats, rules club", floor, n, 2, chunk=50_000,
+                        seed=1, strategy="heuristic", rules="club")
+    print(f"{'':58} speed club / ddv: {club / ddv:.3f} (acceptance: >= 0.8)")
+
+
+def bench_pimc(floor, n):
+    """pimc at all seats, default budget, one thread: full deals per second per core (acceptance: >= 1)."""
+    import numba
+
+    from dokosim.simulate import Simulator, make_plan
+    numba.set_num_threads(1)
+    sim = Simulator(make_plan(n, seed=1, strategy="pimc"))
+    sim.rows(0, 2)  # compile / warm
+    t = timed(lambda: sim.rows(0, n), repeat=1)
+    report(f"(p) pimc at all seats, default budget [1 thread]", n / t, floor)
+    print(f"{'':58} {n / t:.2f} deals/s per core (acceptance: >= 1)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
-    ap.add_argument("--only", default="score,a,b,c,d,e", help="comma-separated sections")
+    ap.add_argument("--only", default="score,a,b,c,d,e",
+                    help="comma-separated sections (also: heuristic, club, pimc)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -135,6 +167,12 @@ def main():
         bench_end_to_end(floor, int(10_000_000 * scale), 250_000)
     if "e" in only:
         bench_compile()
+    if "heuristic" in only:
+        bench_heuristic(floor, int(400_000 * scale))
+    if "club" in only:
+        bench_club(floor, int(400_000 * scale))
+    if "pimc" in only:
+        bench_pimc(floor, max(4, int(40 * scale)))
 
 
 if __name__ == "__main__":

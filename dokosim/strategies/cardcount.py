@@ -18,7 +18,7 @@ from math import comb
 import numpy as np
 
 from ..cards import (
-    C_MARRIAGE, CLASS_MASK, EYES, FOLLOW_CLASS, POWER, T_9D, T_AD, T_JC, T_KD, T_QC, T_TH, TRUMP,
+    C_MARRIAGE, C_POVERTY, CLASS_MASK, EYES, FOLLOW_CLASS, POWER, T_9D, T_AD, T_JC, T_KD, T_QC, T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
@@ -147,6 +147,10 @@ def teams(seat, hand, pub, qc):
         ko = kko
         if pub[P_CLARIFIED] == 0:
             ko = np.int64(0)
+    elif pub[P_CONTRACT] == C_POVERTY:
+        # the poor player and the acceptor: the table knows both parties, the QC decide nothing
+        re = kre
+        ko = kko
     else:
         myqc = popcount(hand & QC_MASK) + ((qc >> (2 * seat)) & 3)
         lone = -1

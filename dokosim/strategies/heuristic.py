@@ -1,4 +1,4 @@
-"""``heuristic``: an expert rule player for every decision (docs/heuristic.md).
+"""``heuristic``: an expert rule player for every decision (docs/strategies.md).
 
 Cards: counts the cards seen and the voids shown, works out the parties from
 the QC played and the calls, and scores each legal card by a one-trick
@@ -19,16 +19,18 @@ denials when the modelled chance reaches their thresholds.
 import numpy as np
 
 from ..cards import (
-    C_MARRIAGE, C_NORMAL, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, TRUMP,
+    C_MARRIAGE, C_NORMAL, C_POVERTY, CLASS_MASK, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     P_CLARIFIED, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE,
     P_MARRIAGE_SEAT, P_NPLAYED, P_SCHEME, P_SOLOIST, P_TRICK, R_DULLE, RES_HEALTHY,
-    RES_MARRIAGE,
+    RES_MARRIAGE, RES_POVERTY, RES_THROW_IN,
 )
+from ..engine.deal import NORMAL_TRUMPS
 from ..engine.play import best_offset
+from .common import EX_ACCEPT, EX_PASS, default_return
 from .cardcount import (
     ALL, QC_MASK, SEATS, above, beats, cards_left, distinct, hand_features, model_logit,
     p_partner_unknown, ranking, scan_plays, survive, teams,
@@ -38,18 +40,21 @@ NAME = "heuristic"
 PARAMS = {
     "solo_win": (0.6, "modelled win chance needed to declare a solo"),
     "silent_win": (0.6, "modelled diamonds-solo win chance to keep both QC silent"),
-    "call_win": (0.65, "modelled win chance needed to say Re or Kontra"),
+    "call_win": (0.6, "modelled win chance needed to say Re or Kontra"),
     "deny_win": (0.95, "modelled chance of 151 eyes needed for no 90 (no 60: 0.1 more)"),
-    "keep_weight": (1.0, "weight of a card's worth kept (in eyes) against the trick at stake"),
-    "ace_safety": (0.7, "chance a led plain ace must have of not being trumped"),
-    "fox_value": (15.0, "eyes a fox (AD) lost or caught is worth"),
+    "keep_weight": (3.5, "weight of a card's worth kept (in eyes) against the trick at stake"),
+    "ace_safety": (0.4, "chance a led plain ace must have of not being trumped"),
+    "fox_value": (8.0, "eyes a fox (AD) lost or caught is worth"),
     "charlie_value": (12.0, "eyes a Charlie (JC winning the last trick) is worth"),
-    "show_qc_trumps": (5.0, "trumps needed to lead a QC to show Re while the partner is unknown"),
+    "show_qc_trumps": (9.0, "trumps needed to lead a QC to show Re while the partner is unknown"),
     "draw_trumps": (6.0, "trumps needed to lead the boss trump to draw the others' trumps"),
     "join_bonus": (15.0, "eyes worth of becoming the marriage player's partner"),
+    "poverty_win": (0.45, "poverty (house rule): declared when the normal-game win chance is below this"),
+    "accept_trumps": (7.0, "poverty: trumps (TH and QC count 1.5) needed to accept"),
+    "throw_in_win": (0.5, "throw-in (house rule): redeal when the normal-game win chance is below this"),
 }
 (PI_SOLO, PI_SILENT, PI_CALL, PI_DENY, PI_KEEP, PI_ACE, PI_FOX, PI_CHARLIE, PI_SHOWQC,
- PI_DRAW, PI_JOIN) = range(11)
+ PI_DRAW, PI_JOIN, PI_POVERTY, PI_ACCEPT, PI_THROW) = range(14)
 
 # Logistic models over cardcount.hand_features: rows 0..6 the solo kinds
 # (the soloist wins), 7 Re wins a normal game, 8 Kontra wins it, 9 Re takes
@@ -98,15 +103,84 @@ def choose_reservation(seat, hand, options, pub, params):
             if p >= best_p:
                 best_p = p
                 best = 1 + kind
-    if (hand & QC_MASK) == QC_MASK:
+    if best != RES_HEALTHY:
+        return best
+    both_qc = (hand & QC_MASK) == QC_MASK
+    if both_qc:
         # both QC: a diamonds solo nobody knows of (a silent marriage) pays when it would
-        # win as a solo, unless a declared solo promises more
-        p = win_chance(0, hand, 3, leads)
-        if p >= params[PI_SILENT] and (best == RES_HEALTHY or p >= best_p):
+        # win as a solo
+        if win_chance(0, hand, 3, leads) >= params[PI_SILENT]:
             return RES_HEALTHY
-        if best == RES_HEALTHY and (options >> RES_MARRIAGE) & 1:
-            return RES_MARRIAGE
-    return best
+    # the chance of winning the normal game this hand would play (poverty, throw-in)
+    p_normal = win_chance(M_RE if (hand & QC_MASK) != 0 else M_KO, hand, 3, leads)
+    if (options >> RES_POVERTY) & 1 and p_normal < params[PI_POVERTY]:
+        return RES_POVERTY  # ranks above a marriage: with 3 trumps or fewer, let a partner carry
+    if both_qc and (options >> RES_MARRIAGE) & 1:
+        return RES_MARRIAGE
+    if (options >> RES_THROW_IN) & 1 and p_normal < params[PI_THROW]:
+        return RES_THROW_IN
+    return RES_HEALTHY
+
+
+# ---------------------------------------------------------------- poverty (house rule)
+@inline_kernel
+def exchange(seat, hand, phase, pub, rules, params, rng):
+    """Poverty: EX_PASS the 3 cards to pass, EX_ACCEPT 1 to accept, EX_RETURN the 3 cards back."""
+    if phase == EX_PASS:
+        return poverty_pass(hand)
+    if phase == EX_ACCEPT:
+        return 1 if poverty_strength(hand) >= params[PI_ACCEPT] else 0
+    return poverty_return(hand)
+
+
+@kernel
+def poverty_strength(hand):
+    """Trumps counted as in a normal game, TH and QC as 1.5."""
+    t = hand & NORMAL_TRUMPS
+    top = popcount(t & (np.int64(3) << (2 * T_TH))) + popcount(t & QC_MASK)
+    return popcount(t) + 0.5 * top
+
+
+@kernel
+def plain_short_first(hand, chosen, count, keep_aces):
+    """Add plain cards of ``hand`` to ``chosen`` until it holds ``count``: cards of the shortest
+    plain suits first (voids let the hand ruff), the fewest eyes among equals; aces last when
+    ``keep_aces``."""
+    pool = hand & ~NORMAL_TRUMPS & ~chosen
+    while popcount(chosen) < count and pool:
+        best = -1
+        best_key = 1 << 30
+        m = pool
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            k = c // 12  # the suit (normal ranking: every plain card keeps its suit)
+            n_suit = popcount(pool & CLASS_MASK[3, k])
+            key = 100 * n_suit + EYES[c]
+            if keep_aces and EYES[c] == 11:
+                key += 1000
+            if key < best_key:
+                best_key = key
+                best = c
+        chosen |= np.int64(1) << best
+        pool &= ~(np.int64(1) << best)
+    return chosen
+
+
+@kernel
+def poverty_pass(hand):
+    """All trumps, filled up from the shortest plain suits (the poor player keeps its aces)."""
+    return plain_short_first(hand, hand & NORMAL_TRUMPS, 3, True)
+
+
+@kernel
+def poverty_return(hand):
+    """Plain cards from the shortest suits (voids to ruff with the trumps received), keeping
+    the aces that take a trick; trumps only when short of plain cards (the lowest)."""
+    chosen = plain_short_first(hand, np.int64(0), 3, True)
+    if popcount(chosen) < 3:
+        return default_return(hand)
+    return chosen
 
 
 # ---------------------------------------------------------------- calls
@@ -156,6 +230,8 @@ def choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, 
     else:
         is_re = (mine & QC_MASK) != 0 or (pub[P_CONTRACT] == C_MARRIAGE and
                                            ((partners | (np.int64(1) << seat)) >> pub[P_MARRIAGE_SEAT]) & 1)
+        if pub[P_CONTRACT] == C_POVERTY:
+            is_re = (pub[P_KNOWN_RE] >> seat) & 1 == 1
         f = hand_features(mine, 3, leads)
         z = model_logit(MODELS[M_RE if is_re else M_KO], f)
         z151 = model_logit(MODELS[M_RE151 if is_re else M_KO151], f)

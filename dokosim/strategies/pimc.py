@@ -1,4 +1,4 @@
-"""``pimc``: perfect-information Monte Carlo search over the heuristic player (docs/heuristic.md).
+"""``pimc``: perfect-information Monte Carlo search over the heuristic player (docs/strategies.md).
 
 At each card decision with a real choice it deals the unseen cards to the
 other seats at random, consistent with what the seat has seen (each seat's
@@ -15,7 +15,7 @@ import numpy as np
 
 from ..cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
-from ..engine.jit import inline_kernel
+from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, H_TABLES, N_ITEMS, P_CLARIFIED, P_CONTRACT,
     P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST,
@@ -44,6 +44,11 @@ del _i, _v
 @inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
     return heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
+
+
+@inline_kernel
+def exchange(seat, hand, phase, pub, rules, params, rng):
+    return heuristic.exchange(seat, hand, phase, pub, rules, HPARAMS, rng)
 
 
 @inline_kernel
@@ -191,12 +196,20 @@ def set_hidden(st, hands, qc_played_by, seat):
 @inline_kernel
 def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     cands = distinct(legal)
-    n_cand = popcount(cands)
-    if n_cand == 1 or popcount(hand) < params[PI_MIN_CARDS]:
-        if n_cand == 1:
-            return lowest_bit_index(legal)
+    if cands & (cands - 1) == 0:
+        return lowest_bit_index(legal)
+    if popcount(hand) < params[PI_MIN_CARDS]:
         return heuristic.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
                               rules, HPARAMS, rng)
+    return search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+                  int(params[PI_SAMPLES]), params[PI_EYE_WEIGHT], rng)
+
+
+@kernel
+def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+           ew, rng):
+    """The card with the best average over n_samples sampled deals (see the module doc)."""
+    cands = distinct(legal)
     n = pub[P_NPLAYED]
     total = 4 * pub[P_HAND_SIZE]
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
@@ -238,8 +251,6 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     for t in range(n >> 2):
         tw2[t] = trick_winner[t]
     sums = np.zeros(48, dtype=np.float64)
-    n_samples = int(params[PI_SAMPLES])
-    ew = params[PI_EYE_WEIGHT]
     for _ in range(n_samples):
         deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
         set_hidden(base, hs, qc, seat)

@@ -1,0 +1,207 @@
+"""No non-cheating strategy reads cards outside its observation.
+
+Two game states that differ only in the other players' hidden hands (and in
+the hidden fields of the state, which follow the public prefix ``pub`` in
+memory, so that reading past ``pub`` would show) must give the same choices
+from the same observation and random state, for every decision: reservation,
+poverty exchange, calls and cards. pimc's sampled deals must agree with what
+the seat has seen.
+"""
+import numpy as np
+import pytest
+
+from dokosim.cards import C_NORMAL, mask_cards
+from dokosim.engine.deal import deal_hands, reservation_options
+from dokosim.engine.layout import P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_TURN, PUBLIC_LEN, ST_LEN
+from dokosim.engine.play import legal_mask, play_card, setup_deal
+from dokosim.engine.rng import seed_stream
+from dokosim.rules import Rules
+from dokosim.strategies import heuristic, pimc, random_player, simple
+from dokosim.strategies.cardcount import ALL, QC_MASK, cards_left, scan_plays
+
+RULES = Rules().packed()
+CLUB = Rules(poverty=True, throw_in=True).packed()
+MODULES = [random_player, simple, heuristic, pimc]
+IDS = ["random", "simple", "heuristic", "pimc"]
+
+
+def param_vector(module, **overrides):
+    v = np.zeros(16)
+    for i, (name, (default, _)) in enumerate(module.PARAMS.items()):
+        v[i] = overrides.get(name, default)
+    return v
+
+
+def params_for(module):
+    if module is random_player:  # make random reserve and call sometimes: its choices use the rng
+        return param_vector(module, p_reserve=0.5, p_call=0.5)
+    return param_vector(module)
+
+
+class Table:
+    """A deal set up with setup_deal and played forward card by card."""
+
+    def __init__(self, hands, dealer=0, contract=C_NORMAL, declarer=-1):
+        self.st = np.zeros(ST_LEN, dtype=np.int64)
+        self.hands = np.array(hands, dtype=np.int64)
+        self.plays = np.zeros(48, dtype=np.int64)
+        self.play_seat = np.zeros(48, dtype=np.int64)
+        self.trick_winner = np.zeros(12, dtype=np.int64)
+        self.power = np.zeros(48, dtype=np.int64)
+        self.fclass = np.zeros(48, dtype=np.int64)
+        self.cmask = np.zeros(5, dtype=np.int64)
+        setup_deal(self.st, self.hands, dealer, contract, declarer, False, self.power, self.fclass, self.cmask)
+
+    @property
+    def pub(self):
+        return self.st[:PUBLIC_LEN]  # a view: the hidden fields follow it in memory
+
+    def play(self, card):
+        play_card(self.st, self.hands, card, self.plays, self.play_seat, self.trick_winner, self.power,
+                  self.fclass, RULES)
+
+    def args(self):
+        """The observation in the order card() and call() take it (after seat, hand, legal)."""
+        return (self.pub, self.plays, self.play_seat, self.trick_winner, self.power, self.fclass,
+                self.cmask, RULES)
+
+
+def dealt(seed, deal_id=0):
+    rng = np.zeros(2, dtype=np.uint64)
+    seed_stream(rng, seed, deal_id, 0)
+    hands = np.zeros(4, dtype=np.int64)
+    deal_hands(rng, np.zeros(48, dtype=np.int64), hands, 0, 0)
+    return hands
+
+
+def two_tables(seed, n_cards):
+    """The same public history seen from the seat to move, with two different sets of the
+    other players' hands behind it: deal A, play n_cards with heuristic; deal B gives the
+    other seats the same cards played but their unplayed cards shuffled among them."""
+    hands0 = dealt(seed)
+    a = Table(hands0)
+    hp = param_vector(heuristic)
+    rng = np.zeros(2, dtype=np.uint64)
+    for _ in range(n_cards):
+        s = a.st[P_TURN]
+        legal = legal_mask(a.st, a.hands[s], a.plays, a.fclass, a.cmask)
+        a.play(heuristic.card(s, a.hands[s], legal, *a.args(), hp, rng))
+    seat = int(a.st[P_TURN])
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in mask_cards(a.hands[s])]
+    gen = np.random.default_rng(seed)
+    for _ in range(50):  # a shuffle that keeps the public state (the parties the table knows) as in A
+        order = gen.permutation(len(pool))
+        hands_b = hands0.copy()
+        k = 0
+        for s in others:
+            played = int(hands0[s]) & ~int(a.hands[s])
+            mine = 0
+            for _ in range(bin(int(a.hands[s])).count("1")):
+                mine |= 1 << pool[order[k]]
+                k += 1
+            hands_b[s] = played | mine
+        b = Table(hands_b)
+        for i in range(n_cards):
+            b.play(int(a.plays[i]))
+        if (a.pub == b.pub).all() and (a.hands != b.hands).any():
+            break
+    assert (a.pub == b.pub).all() and (a.plays == b.plays).all()
+    assert a.hands[seat] == b.hands[seat]
+    assert (a.hands != b.hands).any()
+    # the hidden fields differ as well where they can: scribble on B's
+    b.st[PUBLIC_LEN:] = np.where(b.st[PUBLIC_LEN:] == a.st[PUBLIC_LEN:], b.st[PUBLIC_LEN:] + 7,
+                                 b.st[PUBLIC_LEN:])
+    return a, b, seat
+
+
+POSITIONS = [(1, 0), (2, 5), (3, 13), (4, 22), (5, 30), (6, 41), (7, 44), (8, 8)]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+@pytest.mark.parametrize("seed,n_cards", POSITIONS)
+def test_cards_and_calls_depend_only_on_the_observation(module, seed, n_cards):
+    if module is pimc and seed in (1, 6, 7):
+        pytest.skip("pimc: five positions are enough (each call searches)")
+    a, b, seat = two_tables(seed, n_cards)
+    params = params_for(module)
+    hand = a.hands[seat]
+    legal = legal_mask(a.st, hand, a.plays, a.fclass, a.cmask)
+    answers = []
+    for t in (a, b):
+        rng = np.array([12345, 678910], dtype=np.uint64)
+        c = module.card(seat, hand, legal, *t.args(), params, rng)
+        answers.append((c, tuple(rng)))
+    assert answers[0] == answers[1]
+    assert (legal >> answers[0][0]) & 1
+    calls = []
+    for t in (a, b):
+        rng = np.array([1, 2], dtype=np.uint64)
+        calls.append((module.call(seat, hand, np.int64(0b111110), *t.args(), params, rng), tuple(rng)))
+    assert calls[0] == calls[1]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_reservation_and_exchange_depend_only_on_the_observation(module):
+    params = params_for(module)
+    exchange = getattr(module, "exchange", None)
+    for seed in range(30):
+        hands = dealt(seed)
+        answers = set()
+        for junk in (0, 7):
+            st = np.full(ST_LEN, junk, dtype=np.int64)
+            st[:PUBLIC_LEN] = 0
+            st[P_DEALER] = 3
+            st[P_HAND_SIZE] = 12
+            others = np.int64(hands[1] if junk else hands[2])  # what a cheat could look at
+            st[PUBLIC_LEN:PUBLIC_LEN + 1] = others
+            rng = np.array([5, 6], dtype=np.uint64)
+            got = [module.reserve(0, hands[0], reservation_options(hands[0], CLUB), st[:PUBLIC_LEN], CLUB,
+                                  params, rng)]
+            if exchange is not None:
+                for phase in range(3):
+                    got.append(exchange(0, hands[0], phase, st[:PUBLIC_LEN], CLUB, params, rng))
+            answers.add((tuple(got), tuple(rng)))
+        assert len(answers) == 1
+
+
+def test_pimc_samples_agree_with_what_was_seen():
+    """Every deal pimc samples gives the other seats exactly the unseen cards, as many as each
+    still holds, no card of a class a seat has shown void in, and the QC as the parties imply."""
+    for seed, n_cards in ((2, 9), (4, 22), (5, 30), (9, 17)):
+        a, _, seat = two_tables(seed, n_cards)
+        pub = a.pub
+        played, voids, qc = scan_plays(pub, a.plays, a.play_seat, a.fclass)
+        hand = a.hands[seat]
+        unseen = ALL & ~played & ~hand
+        cap0 = np.array([cards_left(pub, s) if s != seat else 0 for s in range(4)], dtype=np.int64)
+        assert sum(cap0) == bin(int(unseen)).count("1")
+        known_ko = int(pub[P_KNOWN_KO])
+        no_qc = np.int64(known_ko & ~(1 << seat))
+        hands = np.zeros(4, dtype=np.int64)
+        cap = np.zeros(4, dtype=np.int64)
+        rng = np.array([seed, 99], dtype=np.uint64)
+        strict = 0
+        for _ in range(200):
+            ok = pimc.deal_unseen(rng, seat, hand, unseen, cap0, voids, a.cmask, np.int64(0), no_qc, -1,
+                                  hands, cap)
+            assert hands[seat] == hand
+            union = 0
+            for s in range(4):
+                if s == seat:
+                    continue
+                assert bin(int(hands[s])).count("1") == cap0[s]
+                assert union & int(hands[s]) == 0
+                union |= int(hands[s])
+            assert union == int(unseen)
+            if ok:
+                strict += 1
+                for s in range(4):
+                    if s == seat:
+                        continue
+                    for k in range(5):
+                        if (int(voids) >> (5 * s + k)) & 1:
+                            assert int(hands[s]) & int(a.cmask[k]) == 0, (s, k)
+                    if (int(no_qc) >> s) & 1:
+                        assert int(hands[s]) & int(QC_MASK) == 0
+        assert strict >= 190  # the real deal satisfies every constraint: sampling should nearly always
