@@ -41,7 +41,7 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
     d = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return p, centre - half, centre + half
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def pct(p: float, digits: int = 1) -> str:
