@@ -107,13 +107,16 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
     declared = refusals + n_played
     p, lo, hi = wilson(refusals, declared)
     contracts_b = j.group_by("b_contract").len().sort("len", descending=True)
+    def num(x):
+        return f"{x:.4f}" if isinstance(x, float) else f"{x:,}"
+
     summary = pl.DataFrame({
         "quantity": ["deals", "poverties played", "poverties refused (redeals)", "refusal rate",
                      "refusal rate lo", "refusal rate hi", "played at first dealing (compared)",
                      *[f"same deals without poverty: {c}" for c in contracts_b["b_contract"].to_list()],
                      "mean trumps returned"],
-        "value": [float(deals), float(n_played), float(refusals), float(p), float(lo), float(hi), float(j.height),
-                  *[float(x) for x in contracts_b["len"].to_list()], float(j["trumps_returned"].mean())],
+        "value": [num(x) for x in (deals, n_played, refusals, float(p), float(lo), float(hi), j.height,
+                                   *contracts_b["len"].to_list(), float(j["trumps_returned"].mean()))],
     })
     write_table(summary, out / "summary", "Poverty: how often played and refused", note, digits=4)
     all_stats = pl.DataFrame([{"trumps_passed": "all", **_stats(j)}])

@@ -51,8 +51,7 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
             continue
         d = r.diff[f"{a}-{b}"]
         rows.append({"a": a, "b": b, "deals": deals, "a_mean": r.mean[a].mean, "a_lo": r.mean[a].lo,
-                     "a_hi": r.mean[a].hi, "diff_a_minus_b": d.mean, "diff_lo": d.lo, "diff_hi": d.hi,
-                     "seconds": round(r.seconds, 1)})
+                     "a_hi": r.mean[a].hi, "diff_a_minus_b": d.mean, "diff_lo": d.lo, "diff_hi": d.hi})
     table = pl.DataFrame(rows) if rows else pl.DataFrame()
     note = (f"Duplicate tournaments, {deals:,} deals per pair, each in the 6 seatings (seed {seed}, rules "
             f"{rules_label(RULES)}). Points per deal per seat; 95% t intervals over per-deal values "

@@ -109,3 +109,43 @@ def test_unknown_study():
     from dokosim.cli import main
     r = CliRunner().invoke(main, ["study", "nonsense"])
     assert r.exit_code == 2 and "unknown study" in r.output
+
+
+def _has_fixed_hand():
+    import inspect
+
+    from dokosim.simulate import simulate
+    return "fixed_hand" in inspect.signature(simulate).parameters
+
+
+@pytest.mark.skipif(not _has_fixed_hand(), reason="simulate has no fixed_hand yet")
+def test_advise_json_strong_hand():
+    """Ten normal-game trumps with both TH and four queens: a suit solo is worth more than
+    playing healthy (tripled), and the JSON holds an interval around every estimate."""
+    import json
+
+    from dokosim.cli import main
+    r = CliRunner().invoke(main, ["advise", "--hand", "TH TH QC QS QH QD JC JS AD TD KD AC",
+                                  "--deals", "1000", "--seed", "5", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    opts = out["options"]
+    assert set(opts) == {"healthy", *[f"{k}_solo" for k in SOLO_KINDS]}  # no both QC, no poverty rule
+    for e in opts.values():
+        assert e["deals"] == 1000
+        assert e["win_ci95"][0] <= e["win_chance"] <= e["win_ci95"][1]
+        assert e["score_ci95"][0] <= e["expected_score"] <= e["score_ci95"][1]
+    assert out["recommendation"].endswith("_solo") and out["recommendation"] not in (
+        "queens_solo", "jacks_solo", "fleischlos_solo")
+    assert opts["diamonds_solo"]["score_ci95"][0] > opts["healthy"]["score_ci95"][1]
+    assert opts["jacks_solo"]["score_ci95"][1] < 0
+
+
+@pytest.mark.skipif(not _has_fixed_hand(), reason="simulate has no fixed_hand yet")
+def test_advise_marriage_and_poverty_options():
+    from analysis.advise import options, parse_hand
+    from dokosim.rules import rules_from_object
+    club = rules_from_object({"preset": "ddv", "poverty": True})
+    poor = parse_hand("QC QC AS AS TS KS 9S AH AH KH 9H 9C", club)  # 2 trumps, both QC
+    assert options(poor, club)[-2:] == ["marriage", "poverty"]
+    assert "poverty" not in options(poor, rules_from_object("ddv"))
