@@ -23,8 +23,10 @@ import click
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None,
               help="Save a PNG of the means with 95% error bars.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--scheduler", default=None, help="Run on a dask.distributed scheduler at this address.")
+@click.option("--cluster", default=None, help="Run on a local Dask cluster: local:N (N worker processes).")
 def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items, strategy_path, threads,
-               as_json, out, chart_path, quiet):
+               as_json, out, chart_path, quiet, scheduler, cluster):
     """Duplicate tournament of STRATEGIES (2 or 4 names): the same deals in every seating.
 
     Two strategies play every deal in the 6 seatings that give each two seats;
@@ -48,7 +50,7 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
         for spec in strategy_path:
             register_path(spec)
         result = run(list(strategies), deals, seed, rules, params=_parse_params(param_items),
-                     threads=threads, quiet=quiet, out=out)
+                     threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster)
     except (TournamentError, SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     if chart_path is not None:

@@ -162,6 +162,29 @@ def _client(scheduler: str | None, n_workers: int | None):
             yield client
 
 
+@contextmanager
+def scheduler_address(scheduler: str | None = None, cluster: str | None = None):
+    """The address to pass as ``simulate(..., scheduler=...)`` for several runs in a row.
+
+    ``scheduler`` is yielded as it is; ``cluster="local:N"`` starts one
+    LocalCluster of N one-thread worker processes for the whole block (and
+    stops it after), so that runs do not each start their own. Yields None
+    when both are None (in-process runs).
+    """
+    if scheduler is not None and cluster is not None:
+        raise SimulationError(f"give a scheduler or a cluster, not both (got scheduler={scheduler!r}, "
+                              f"cluster={cluster!r})")
+    if cluster is None:
+        yield scheduler
+        return
+    n_workers = parse_cluster(cluster)
+    require_dask()
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      protocol="tcp", dashboard_address=":0") as local:
+        yield local.scheduler_address
+
+
 def _check_workers(client, plan: SimulationPlan) -> None:
     """Refuse workers (those connected now) that run another dokosim or miss a strategy module."""
     from . import __version__

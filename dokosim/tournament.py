@@ -14,6 +14,7 @@ be used on a tournament dataset read back from ``--out``.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
@@ -246,7 +247,8 @@ def _check_out(out) -> Path | None:
 
 
 def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", params=None,
-               threads=None, quiet: bool = True, out=None) -> TournamentResult:
+               threads=None, quiet: bool = True, out=None, scheduler=None,
+               cluster=None) -> TournamentResult:
     """Play a duplicate tournament of 2 or 4 strategies over ``deals`` deals.
 
     Every seating (``seatings(len(strategies))``) plays the same deals with
@@ -255,7 +257,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     directory for a Parquet dataset with one row per deal and seating
     (``part-NNNNNN.parquet`` per seating, ``tournament.json`` with the settings
     and results). Raises TournamentError, SimulationError or StrategyError on
-    bad arguments.
+    bad arguments. ``scheduler`` (a dask.distributed address) or ``cluster``
+    (``"local:N"``, one LocalCluster for all seatings) run the seatings on Dask
+    workers, with the same rows and results as in process.
     """
     from .simulate import simulate
 
@@ -270,15 +274,20 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     directory = _check_out(out)
     start = time.perf_counter()
     total = np.zeros((int(deals), len(names)))
-    for index, seating in enumerate(_progress(plan, quiet)):
-        frame = simulate(int(deals), seed, rules, [names[k] for k in seating], threads=threads,
-                         params=seat_params(seating, names, tags, params), quiet=True)
-        frame = _label_frame(frame, index, [tags[k] for k in seating])
-        if directory is not None:
-            directory.mkdir(parents=True, exist_ok=True)
-            frame.write_parquet(directory / f"part-{index:06d}.parquet", compression="zstd")
-        total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating, len(names))
-        deal_ids = frame["deal_id"]
+    if (scheduler is not None or cluster is not None) and threads is not None:
+        raise TournamentError("threads applies to in-process runs; Dask workers use their own thread count")
+    with _backend(scheduler, cluster) as address:
+        for index, seating in enumerate(_progress(plan, quiet)):
+            frame = simulate(int(deals), seed, rules, [names[k] for k in seating], threads=threads,
+                             params=seat_params(seating, names, tags, params), quiet=True,
+                             scheduler=address)
+            frame = _label_frame(frame, index, [tags[k] for k in seating])
+            if directory is not None:
+                directory.mkdir(parents=True, exist_ok=True)
+                frame.write_parquet(directory / f"part-{index:06d}.parquet", compression="zstd")
+            total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating,
+                                   len(names))
+            deal_ids = frame["deal_id"]
     per_deal = pl.DataFrame({"deal_id": deal_ids, **{t: total[:, i] / len(plan) for i, t in enumerate(tags)}})
     means, diffs = summarize(per_deal, tags)
     result = TournamentResult(tags, int(deals), int(seed), rules, per_deal, means, diffs,
@@ -288,6 +297,14 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                 "seating_strategies": [[tags[k] for k in s] for s in plan]}
         (directory / "tournament.json").write_text(json.dumps(info, indent=2) + "\n")
     return result
+
+
+def _backend(scheduler, cluster):
+    """In process (yields None) unless a Dask scheduler or a local:N cluster is asked for."""
+    if scheduler is None and cluster is None:
+        return contextlib.nullcontext(None)
+    from .distributed import scheduler_address
+    return scheduler_address(scheduler, cluster)
 
 
 def _label_frame(frame: pl.DataFrame, index: int, seat_tags: list[str]) -> pl.DataFrame:

@@ -148,3 +148,23 @@ def test_bad_combinations_and_urls_are_refused(distributed):
 def test_zero_deals(distributed, cluster):
     frame = simulate(0, scheduler=cluster.scheduler_address)
     assert frame.height == 0 and frame.columns == simulate(0).columns
+
+
+def test_tournament_on_the_cluster_matches_in_process(cluster):
+    from dokosim.tournament import tournament
+    kw = dict(deals=400, seed=5, params={"random": {"p_reserve": 0.2}})
+    local = tournament(["random", "simple"], **kw)
+    remote = tournament(["random", "simple"], scheduler=cluster.scheduler_address, **kw)
+    assert_frame_equal(remote.per_deal, local.per_deal)
+    assert remote.to_dict()["mean"] == local.to_dict()["mean"]
+
+
+def test_tournament_cli_accepts_a_local_cluster(distributed):
+    args = ["tournament", "random", "simple", "--deals", "200", "--seed", "3", "--json", "--quiet"]
+    local = CliRunner().invoke(cli, args)
+    remote = CliRunner().invoke(cli, args + ["--cluster", "local:2"])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    import json
+    assert json.loads(remote.output)["mean"] == json.loads(local.output)["mean"]
+    bad = CliRunner().invoke(cli, args + ["--cluster", "local:2", "--threads", "1"])
+    assert bad.exit_code == 2 and "threads" in bad.output
