@@ -1,6 +1,6 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask]
 
 Compiles scripts/c_floor.c with gcc, runs it on one core, then times dokosim's
 own kernels (the ones every user run goes through) and prints each figure with
@@ -138,11 +138,36 @@ def bench_pimc(floor, n):
     print(f"{'':58} {n / t:.2f} deals/s per core (acceptance: >= 1)")
 
 
+def bench_dask(floor, n, workers=2):
+    """Issue 7: a LocalCluster of ``workers`` one-thread processes against the in-process run on all
+    threads, simple at all seats, n deals to Parquet; cluster start-up and kernel loading excluded
+    (the timing code is shared with scripts/bench_dask.py)."""
+    import numba
+    from distributed import Client, LocalCluster
+
+    sys.path.insert(0, str(HERE))
+    from bench_dask import timed_run, warm
+
+    from dokosim.simulate import simulate
+    plan_kwargs = dict(seed=1, strategy="simple", rules="ddv")
+    common = dict(chunk_size=250_000, quiet=True, **plan_kwargs)
+    simulate(1000, **plan_kwargs)
+    local = timed_run(f"in process, {numba.get_num_threads()} threads", n, **common)
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      protocol="tcp", dashboard_address=":0") as cluster, \
+            Client(cluster, set_as_default=False) as client:
+        client.run(warm, plan_kwargs)
+        remote = timed_run(f"Dask LocalCluster, {workers} x 1-thread workers", n,
+                           scheduler=cluster.scheduler_address, **common)
+    report(f"dask: {n:,} deals, simple, {workers} local workers, to Parquet", remote, floor)
+    print(f"{'':58} Dask / in process: {remote / local:.3f} (acceptance: >= 0.85)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc)")
+                    help="comma-separated sections (also: heuristic, club, pimc, dask)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -173,6 +198,8 @@ def main():
         bench_club(floor, int(400_000 * scale))
     if "pimc" in only:
         bench_pimc(floor, max(4, int(40 * scale)))
+    if "dask" in only:
+        bench_dask(floor, int(20_000_000 * scale))
 
 
 if __name__ == "__main__":
