@@ -102,13 +102,49 @@ def _dataset_record(directory: Path, deal_id: int) -> dict:
     return record_from_row(out[0], plays[0], calls[0], plan.rules, plan.compulsory)
 
 
+def _params_file(path: str) -> dict:
+    """Strategy parameters from a TOML file: a table per seat number, strategy name or "*".
+
+        ["*"]
+        call_win = 0.7
+        [heuristic]
+        solo_win = 0.55
+        [2]
+        deny_win = 0.9
+    """
+    import tomllib
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path!r}: {exc.strerror}", param_hint="--param") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise click.BadParameter(f"{path!r} is not valid TOML: {exc}", param_hint="--param") from None
+    params: dict = {}
+    for target, table in data.items():
+        if not isinstance(table, dict):
+            raise click.BadParameter(f"{path!r}: {target} = {table!r} must be a table [{target}] of "
+                                     f"NAME = number", param_hint="--param")
+        for key, value in table.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise click.BadParameter(f"{path!r}: [{target}] {key} = {value!r} is not a number",
+                                         param_hint="--param")
+            who = int(target) if target.isdigit() else target
+            params.setdefault(who, {})[key] = float(value)
+    return params
+
+
 def _parse_params(items: tuple[str, ...]) -> dict:
+    """--param items, each SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or a TOML file (later items win)."""
     params: dict = {}
     for item in items:
+        if item.endswith(".toml") and "=" not in item:
+            for who, table in _params_file(item).items():
+                params.setdefault(who, {}).update(table)
+            continue
         target, colon, rest = item.partition(":")
         key, eq, value = rest.partition("=")
         if not colon or not eq:
-            raise click.BadParameter(f"{item!r} must be SEAT:NAME=VALUE (or STRATEGY:NAME=VALUE)",
+            raise click.BadParameter(f"{item!r} must be SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or FILE.toml",
                                      param_hint="--param")
         try:
             number = float(value)
@@ -127,7 +163,8 @@ def _parse_params(items: tuple[str, ...]) -> dict:
 @click.option("--strategy", default="random", show_default=True,
               help="One strategy for all seats, or four comma-separated names.")
 @click.option("--strategy-path", multiple=True, help="Register a strategy module as module[:name].")
-@click.option("--param", "param_items", multiple=True, help="Strategy parameter SEAT:NAME=VALUE.")
+@click.option("--param", "param_items", multiple=True,
+              help="Strategy parameter SEAT:NAME=VALUE or STRATEGY:NAME=VALUE, or a FILE.toml of them.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=250_000, show_default=True)
 @click.option("--out", type=click.Path(), default=None, help="Write a Parquet dataset to this directory.")

@@ -195,3 +195,23 @@ def test_show_renders_a_dataset_deal_from_the_record_and_by_replay(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "dokosim.cli", "show", str(kept), "--deal-id", "300"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "deals 0 to 299" in bad.stderr
+
+
+def test_params_from_a_toml_file_reach_the_manifest(tmp_path):
+    from click.testing import CliRunner
+
+    from dokosim.cli import main as cli
+    from dokosim.dataset import read_manifest
+    toml = tmp_path / "params.toml"
+    toml.write_text('[random]\np_reserve = 0.25\n\n[2]\np_call = 0.5\n')
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "200", "--strategy", "random", "--quiet",
+                                      "--param", str(toml), "--param", "0:p_call=0.125", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [p["p_reserve"] for p in read_manifest(out)["params"]] == [0.25] * 4
+    assert [p["p_call"] for p in read_manifest(out)["params"]] == [0.125, 0.0, 0.5, 0.0]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[random]\np_reserve = "lots"\n')
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--param", str(bad), "--out",
+                                      str(tmp_path / "r2")])
+    assert result.exit_code == 2 and "not a number" in result.output and "Traceback" not in result.output
