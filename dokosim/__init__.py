@@ -14,6 +14,9 @@ def __getattr__(name):
     if name == "simulate":
         from .simulate import simulate
         return simulate
+    if name == "simulate_sessions":
+        from .session import simulate_sessions
+        return simulate_sessions
     if name == "score":
         from .records import score_objects
         return score_objects

@@ -236,6 +236,8 @@ def rules_cmd():
 def _register_subcommands():
     from .cli_tournament import tournament
     main.add_command(tournament)
+    from .cli_session import session
+    main.add_command(session)
     __import__("dokosim.cli_study", fromlist=["register"]).register(main)
 
 

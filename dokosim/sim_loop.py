@@ -18,7 +18,7 @@ from dokosim.engine.deal import (
 from dokosim.engine.jit import inline_kernel, kernel, parallel_kernel
 from dokosim.engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
-    MAX_CALL_LOG, N_ITEMS, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
+    MAX_CALL_LOG, N_ITEMS, OUT_LEN, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
     O_CLARIFY, O_CONTRACT, O_DEAL_ID, O_DEALER, O_DECLARER, O_DOKO_KO, O_DOKO_RE, O_EYES_RE,
     O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
     O_TRICKS_RE, O_VALUE, O_WINNER, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
@@ -318,3 +318,219 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_id
                           hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
                           items, res, rng, choices, contract_out, call_masks, poverty, out[i],
                           play_out[j], call_out[j])
+
+
+# ---------------------------------------------------------------- sessions
+# One row per played deal of a session (dokosim.session turns them into columns). Seats are
+# the table's seats 0..n_players-1; the engine plays the four active ones as its seats 0..3
+# (five players: engine seat e is table seat dealer + 1 + e, the engine's dealer is 3).
+SESSION_COLUMNS = (
+    "session_id", "deal_number", "dealer", "contract", "declarer", "re_mask", "eyes_re",
+    "tricks_re", "calls_re", "calls_kontra", "first_call_re", "first_call_kontra", "soloist",
+    "clarifying_trick", "winner", "game_value", "fox_re", "fox_kontra", "doppelkopf_re",
+    "doppelkopf_kontra", "charlie_re", "charlie_kontra", "against_the_queens", "redeals",
+    "poverty_partner", "poverty_passed", "poverty_returned", "piglets", "compulsory_solo",
+    "forced_solo", "bock", "bock_triggers", "bock_queue",
+    "hand_0", "hand_1", "hand_2", "hand_3", "hand_4",
+    "score_0", "score_1", "score_2", "score_3", "score_4",
+    "total_0", "total_1", "total_2", "total_3", "total_4",
+)
+(S_SESSION, S_DEAL_NO, S_DEALER, S_CONTRACT, S_DECLARER, S_RE_MASK, S_EYES_RE, S_TRICKS_RE,
+ S_CALLS_RE, S_CALLS_KO, S_FIRST_RE, S_FIRST_KO, S_SOLOIST, S_CLARIFY, S_WINNER, S_VALUE,
+ S_FOX_RE, S_FOX_KO, S_DOKO_RE, S_DOKO_KO, S_CHARLIE_RE, S_CHARLIE_KO, S_AGAINST_QUEENS,
+ S_REDEALS, S_POVERTY_PARTNER, S_POVERTY_PASSED, S_POVERTY_RETURNED, S_PIGLETS, S_COMPULSORY,
+ S_FORCED, S_BOCK, S_BOCK_TRIGGERS, S_BOCK_QUEUE) = range(33)
+S_HAND = 33
+S_SCORE = 38
+S_TOTAL = 43
+SESSION_LEN = 48
+# deal k of session i draws from the stream (seed, SESSION_STREAM + 64 * i + k)
+SESSION_STREAM = np.int64(1) << np.int64(62)
+SESSION_MAX_DEALS = 64
+BOCK_TIE, BOCK_LOST_ANNOUNCEMENT, BOCK_ZERO, BOCK_LOST_SOLO = 1, 2, 4, 8
+
+
+@inline_kernel
+def forced_solos_fit(dealer, owe, deals, n_players):
+    """True when the solos owed (table seat mask ``owe``) can all still be played as forced solos
+    in ``deals`` deals starting with ``dealer``: each deal the first owing player from the
+    dealer's left plays one and the deal passes on (five players: the dealer sits out)."""
+    m = owe
+    if popcount(m) > deals:
+        return False
+    d = dealer
+    while m:
+        found = -1
+        for i in range(1, 5):  # four players: i = 4 is the dealer, who plays
+            p = (d + i) % n_players
+            if (m >> p) & 1:
+                found = p
+                break
+        if found < 0:
+            return False
+        m ^= np.int64(1) << found
+        d = (d + 1) % n_players
+    return True
+
+
+@inline_kernel
+def table_seat(table, e):
+    return table[e] if e >= 0 else -1
+
+
+@kernel  # not inlined: numba cannot inline a function this long into a prange body
+def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, rules,
+                 strategy_ids, params, sids, sparams, table, totals, st, hands, hands0, deck,
+                 plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
+                 contract_out, call_masks, poverty, out_row, play_log, call_log, out, row0):
+    """Play the n_deals deals of session ``session_id`` into out[row0 : row0 + n_deals]."""
+    owe = np.int64(0)
+    if compulsory_on:
+        owe = (np.int64(1) << n_players) - 1
+    for p in range(5):
+        totals[p] = 0
+    dealer = 0
+    queue = 0
+    bock_mask = rules[R_BOCK_MASK]
+    for k in range(n_deals):
+        if n_players == 5:
+            edealer = 3
+            for e in range(4):
+                table[e] = (dealer + 1 + e) % 5
+        else:
+            edealer = dealer
+            for e in range(4):
+                table[e] = e
+        owe_mask = np.int64(0)
+        for e in range(4):
+            t = table[e]
+            if (owe >> t) & 1:
+                owe_mask |= np.int64(1) << e
+            sids[e] = strategy_ids[t]
+            for j in range(params.shape[1]):
+                sparams[e, j] = params[t, j]
+        force = -1
+        if owe and not forced_solos_fit((dealer + 1) % n_players, owe, n_deals - k - 1, n_players):
+            for i in range(4):  # vorfuehren: the first owing player from the dealer's left
+                e = (edealer + 1 + i) & 3
+                if (owe_mask >> e) & 1:
+                    force = e
+                    break
+        play_one_deal(seed, SESSION_STREAM + SESSION_MAX_DEALS * session_id + k, edealer,
+                      owe_mask, force, control, rules, sids, sparams, st, hands, hands0, deck,
+                      plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng,
+                      choices, contract_out, call_masks, poverty, out_row, play_log, call_log)
+        contract = out_row[O_CONTRACT]
+        declarer = out_row[O_DECLARER]
+        comp = contract >= C_SOLO_BASE and declarer >= 0 and ((owe_mask >> declarer) & 1) == 1
+        if comp:
+            owe ^= np.int64(1) << table[declarer]
+        # bock: this deal's multiplier, then its triggers queue rounds from the next deal on
+        mult = 2 if queue > 0 else 1
+        if queue > 0:
+            queue -= 1
+        winner = out_row[O_WINNER]
+        trig = 0
+        if bock_mask & BOCK_TIE and out_row[O_EYES_RE] == 120:
+            trig |= BOCK_TIE
+        if bock_mask & BOCK_LOST_ANNOUNCEMENT and (
+                (out_row[O_CALLS_RE] >= 1 and winner != 0) or (out_row[O_CALLS_KO] >= 1 and winner != 1)):
+            trig |= BOCK_LOST_ANNOUNCEMENT
+        if bock_mask & BOCK_ZERO and (out_row[O_SCORE] == 0 and out_row[O_SCORE + 1] == 0
+                                      and out_row[O_SCORE + 2] == 0 and out_row[O_SCORE + 3] == 0):
+            trig |= BOCK_ZERO
+        if bock_mask & BOCK_LOST_SOLO and out_row[O_SOLOIST] >= 0 and winner == 1:
+            trig |= BOCK_LOST_SOLO
+        queue += popcount(trig) * n_players
+        r = row0 + k
+        out[r, S_SESSION] = session_id
+        out[r, S_DEAL_NO] = k
+        out[r, S_DEALER] = dealer
+        out[r, S_CONTRACT] = contract
+        out[r, S_DECLARER] = table_seat(table, declarer)
+        re_mask = np.int64(0)
+        for e in range(4):
+            if (out_row[O_RE_MASK] >> e) & 1:
+                re_mask |= np.int64(1) << table[e]
+        out[r, S_RE_MASK] = re_mask
+        out[r, S_EYES_RE] = out_row[O_EYES_RE]
+        out[r, S_TRICKS_RE] = out_row[O_TRICKS_RE]
+        out[r, S_CALLS_RE] = out_row[O_CALLS_RE]
+        out[r, S_CALLS_KO] = out_row[O_CALLS_KO]
+        out[r, S_FIRST_RE] = out_row[O_FIRST_RE]
+        out[r, S_FIRST_KO] = out_row[O_FIRST_KO]
+        out[r, S_SOLOIST] = table_seat(table, out_row[O_SOLOIST])
+        out[r, S_CLARIFY] = out_row[O_CLARIFY]
+        out[r, S_WINNER] = winner
+        out[r, S_VALUE] = out_row[O_VALUE]
+        out[r, S_FOX_RE] = out_row[O_FOX_RE]
+        out[r, S_FOX_KO] = out_row[O_FOX_KO]
+        out[r, S_DOKO_RE] = out_row[O_DOKO_RE]
+        out[r, S_DOKO_KO] = out_row[O_DOKO_KO]
+        out[r, S_CHARLIE_RE] = out_row[O_CHARLIE_RE]
+        out[r, S_CHARLIE_KO] = out_row[O_CHARLIE_KO]
+        out[r, S_AGAINST_QUEENS] = out_row[O_AGAINST_QUEENS]
+        out[r, S_REDEALS] = out_row[O_REDEALS]
+        out[r, S_POVERTY_PARTNER] = table_seat(table, out_row[O_POVERTY_PARTNER])
+        out[r, S_POVERTY_PASSED] = out_row[O_POVERTY_PASSED]
+        out[r, S_POVERTY_RETURNED] = out_row[O_POVERTY_RETURNED]
+        out[r, S_PIGLETS] = table_seat(table, out_row[O_PIGLETS])
+        out[r, S_COMPULSORY] = 1 if comp else 0
+        out[r, S_FORCED] = 1 if force >= 0 else 0
+        out[r, S_BOCK] = mult
+        out[r, S_BOCK_TRIGGERS] = trig
+        out[r, S_BOCK_QUEUE] = queue
+        for p in range(5):
+            out[r, S_HAND + p] = 0
+            out[r, S_SCORE + p] = 0
+        for e in range(4):
+            t = table[e]
+            score = mult * out_row[O_SCORE + e]
+            out[r, S_HAND + t] = out_row[O_HAND + e]
+            out[r, S_SCORE + t] = score
+            totals[t] += score
+        for p in range(5):
+            out[r, S_TOTAL + p] = totals[p]
+        if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals
+            dealer = (dealer + 1) % n_players
+
+
+@parallel_kernel
+def simulate_sessions_chunk(seed, first_session, n, n_blocks, n_players, n_deals, compulsory_on,
+                            control, rules, strategy_ids, params, out):
+    """Play sessions first_session .. first_session + n - 1 into ``out`` (n * n_deals x
+    SESSION_LEN), session after session; each session's deals one after the other, sessions in
+    parallel. Rows depend only on (seed, session id)."""
+    for b in prange(n_blocks):
+        st = np.zeros(ST_LEN, dtype=np.int64)
+        hands = np.zeros(4, dtype=np.int64)
+        hands0 = np.zeros(4, dtype=np.int64)
+        deck = np.zeros(48, dtype=np.int64)
+        plays = np.zeros(48, dtype=np.int64)
+        play_seat = np.zeros(48, dtype=np.int64)
+        trick_winner = np.zeros(12, dtype=np.int64)
+        power = np.zeros(48, dtype=np.int64)
+        fclass = np.zeros(48, dtype=np.int64)
+        cmask = np.zeros(5, dtype=np.int64)
+        items = np.zeros((2, N_ITEMS), dtype=np.int64)
+        res = np.zeros(RES_LEN, dtype=np.int64)
+        rng = np.zeros(RNG_LEN, dtype=np.uint64)
+        choices = np.zeros(4, dtype=np.int64)
+        contract_out = np.zeros(2, dtype=np.int64)
+        call_masks = np.zeros(4, dtype=np.int64)
+        poverty = np.zeros(4, dtype=np.int64)
+        out_row = np.zeros(OUT_LEN, dtype=np.int64)
+        play_log = np.zeros(48, dtype=np.int64)
+        call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
+        sids = np.zeros(4, dtype=np.int64)
+        sparams = np.zeros((4, params.shape[1]), dtype=np.float64)
+        table = np.zeros(4, dtype=np.int64)
+        totals = np.zeros(5, dtype=np.int64)
+        lo = b * n // n_blocks
+        hi = (b + 1) * n // n_blocks
+        for i in range(lo, hi):
+            play_session(seed, first_session + i, n_players, n_deals, compulsory_on, control, rules,
+                         strategy_ids, params, sids, sparams, table, totals, st, hands, hands0, deck,
+                         plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
+                         contract_out, call_masks, poverty, out_row, play_log, call_log, out,
+                         i * n_deals)

@@ -1,0 +1,238 @@
+"""``dokosim.simulate_sessions``: whole sessions (tournament rounds) of deals with the dealer moving on.
+
+A session is a tournament round (RULES.md 1.3): 24 deals with four players, 30
+with five, each player owing one compulsory solo; with the house rules ``bock``
+(bock rounds double the scores) and ``five_players`` (the dealer sits out).
+Sessions run in parallel in the numba kernel ``simulate_sessions_chunk`` of
+``sim_loop.py``; the deals of a session run one after the other through the
+same per-deal code as ``simulate``. Every row depends only on (seed, session id).
+See docs/sessions.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from . import __version__
+from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, write_chunk
+from .cards import CONTRACT_NAMES
+from .engine.layout import WINNER_NAMES
+from .rules import Rules, rules_from_object
+from .simulate import SimulationError, _progress
+from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel
+
+SESSION_SCHEMA_VERSION = 1
+DEFAULT_SESSION_CHUNK = 20_000
+SESSION_KEYS = ("kind", "schema_version", "seed", "rounds", "deals_per_session", "players",
+                "chunk_size", "rules", "strategies", "params", "compulsory", "calls")
+# the kernel's row layout (sim_loop.SESSION_COLUMNS); per-player blocks have five slots
+_COMMON_TYPES = {
+    "session_id": pl.Int64, "deal_number": pl.Int16, "dealer": pl.Int8,
+    "contract": CONTRACT_ENUM, "declarer": pl.Int8, "re_mask": pl.Int8, "eyes_re": pl.Int16,
+    "tricks_re": pl.Int8, "calls_re": pl.Int8, "calls_kontra": pl.Int8,
+    "first_call_re": pl.Int8, "first_call_kontra": pl.Int8, "soloist": pl.Int8,
+    "clarifying_trick": pl.Int8, "winner": WINNER_ENUM, "game_value": pl.Int16,
+    "fox_re": pl.Int8, "fox_kontra": pl.Int8, "doppelkopf_re": pl.Int8,
+    "doppelkopf_kontra": pl.Int8, "charlie_re": pl.Int8, "charlie_kontra": pl.Int8,
+    "against_the_queens": pl.Boolean, "redeals": pl.Int16, "poverty_partner": pl.Int8,
+    "poverty_passed": pl.Int64, "poverty_returned": pl.Int64, "piglets": pl.Int8,
+    "compulsory_solo": pl.Boolean, "forced_solo": pl.Boolean, "bock": pl.Int8,
+    "bock_triggers": pl.Int8, "bock_queue": pl.Int16,
+}
+_PER_PLAYER = (("hand", pl.Int64), ("score", pl.Int16), ("total", pl.Int32))
+
+
+class SessionError(SimulationError):
+    """Bad arguments to simulate_sessions (one-line message naming the bad value)."""
+
+
+@dataclass
+class SessionPlan:
+    """Everything that decides the rows of a session run (the dataset manifest's identity)."""
+
+    rounds: int
+    seed: int = 0
+    rules: Rules = field(default_factory=Rules)
+    strategies: list[Strategy] = field(default_factory=list)
+    deals_per_session: int = 24
+    compulsory: bool = True
+    calls: bool = True
+    chunk_size: int = DEFAULT_SESSION_CHUNK
+
+    @property
+    def players(self) -> int:
+        return 5 if self.rules.five_players else 4
+
+    def control(self) -> np.ndarray:
+        """sim_loop's control vector: no forced contract, no fixed hand, calls as asked."""
+        return np.array([-1, -1, 0, 0, int(self.calls), 0, -1, 0], dtype=np.int64)
+
+    def manifest(self) -> dict:
+        return {
+            "kind": "sessions", "dokosim_version": __version__,
+            "schema_version": SESSION_SCHEMA_VERSION, "seed": self.seed, "rounds": self.rounds,
+            "deals_per_session": self.deals_per_session, "players": self.players,
+            "chunk_size": self.chunk_size, "rules": self.rules.to_dict(),
+            "strategies": [s.name for s in self.strategies],
+            "params": [s.params for s in self.strategies], "compulsory": self.compulsory,
+            "calls": self.calls,
+        }
+
+
+def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random", params=None,
+                      deals=None, compulsory=True, calls=True,
+                      chunk_size=DEFAULT_SESSION_CHUNK) -> SessionPlan:
+    """Validate simulate_sessions' arguments into a plan (SessionError / StrategyError / RulesError)."""
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 0:
+        raise SessionError(f"rounds must be a whole number >= 0, got {rounds!r}")
+    if not 0 <= int(seed) < 2**63:
+        raise SessionError(f"seed must be from 0 to 2**63-1, got {seed!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise SessionError(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
+    rules = rules_from_object(rules, session=True)
+    players = 5 if rules.five_players else 4
+    names = strategy.split(",") if isinstance(strategy, str) else list(strategy)
+    names = [n.strip() for n in names]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise SessionError(f"give one strategy or {players} (one per player), got {len(names)}: "
+                           f"{','.join(names)}")
+    params = params or {}
+    strategies = []
+    for seat, name in enumerate(names):
+        overrides = {**params.get("*", {}), **params.get(name, {}), **params.get(seat, {})}
+        strategies.append(resolve(name, overrides))
+    if deals is None:
+        deals = 6 * players
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or not 1 <= deals <= 64:
+        raise SessionError(f"deals per session must be from 1 to 64, got {deals!r}")
+    if compulsory and deals < players:
+        raise SessionError(f"deals per session ({deals}) must be at least the number of players "
+                           f"({players}) when each owes a compulsory solo (or compulsory=False)")
+    if compulsory and not rules.solos:
+        raise SessionError("compulsory solos need at least one solo kind in rules option 'solos' "
+                           "(or compulsory=False)")
+    return SessionPlan(int(rounds), int(seed), rules, strategies, int(deals), bool(compulsory),
+                       bool(calls), int(chunk_size))
+
+
+def session_columns(players: int) -> list[str]:
+    """The dataset's columns, in order, for a table of ``players``."""
+    cols = list(_COMMON_TYPES)
+    for prefix, _ in _PER_PLAYER:
+        cols += [f"{prefix}_{p}" for p in range(players)]
+    return cols + [f"strategy_{p}" for p in range(players)]
+
+
+class SessionSimulator:
+    """A session plan's compiled kernel and output buffer, reused chunk after chunk."""
+
+    def __init__(self, plan: SessionPlan):
+        self.plan = plan
+        modules = sorted({s.module_path for s in plan.strategies})
+        self.module = simulation_kernel(modules)
+        self.strategy_ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
+        self.params = np.zeros((plan.players, MAX_PARAMS), dtype=np.float64)
+        for seat, s in enumerate(plan.strategies):
+            self.params[seat] = s.param_vector()
+        self.control = plan.control()
+        self.rules = plan.rules.packed()
+        self._out = np.zeros((0, self.module.SESSION_LEN), dtype=np.int64)
+
+    def rows(self, first: int, n: int) -> np.ndarray:
+        """The rows of sessions first .. first+n-1 (n * deals_per_session x SESSION_LEN), a view
+        of the buffer valid until the next call."""
+        size = n * self.plan.deals_per_session
+        if size > self._out.shape[0]:
+            self._out = np.zeros((size, self.module.SESSION_LEN), dtype=np.int64)
+        out = self._out[:size]
+        if n:
+            n_blocks = min(n, 4 * numba.get_num_threads())
+            self.module.simulate_sessions_chunk(
+                self.plan.seed, first, n, n_blocks, self.plan.players, self.plan.deals_per_session,
+                self.plan.compulsory, self.control, self.rules, self.strategy_ids, self.params, out)
+        return out
+
+    def frame(self, first: int, n: int) -> pl.DataFrame:
+        out = self.rows(first, n)
+        index = {name: i for i, name in enumerate(self.module.SESSION_COLUMNS)}
+        cols = {}
+        for name, dtype in _COMMON_TYPES.items():
+            col = out[:, index[name]]
+            if name in ("contract", "winner"):
+                names = CONTRACT_NAMES if name == "contract" else WINNER_NAMES
+                cols[name] = pl.Series(name, col).replace_strict(
+                    list(range(len(names))), list(names), return_dtype=dtype)
+            elif dtype == pl.Boolean:
+                cols[name] = pl.Series(name, col != 0)
+            else:
+                cols[name] = pl.Series(name, col).cast(dtype)
+        for prefix, dtype in _PER_PLAYER:
+            for p in range(self.plan.players):
+                cols[f"{prefix}_{p}"] = pl.Series(f"{prefix}_{p}", out[:, index[f"{prefix}_{p}"]]).cast(dtype)
+        rows = out.shape[0]
+        for p, s in enumerate(self.plan.strategies):
+            cols[f"strategy_{p}"] = pl.repeat(s.name, rows, eager=True, dtype=pl.String).cast(pl.Categorical)
+        return pl.DataFrame(cols)
+
+
+def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random", *, deals=None,
+                      compulsory=True, calls=True, params=None, out=None, threads=None,
+                      chunk_size: int = DEFAULT_SESSION_CHUNK, quiet=True):
+    """Play ``rounds`` sessions (tournament rounds) of ``deals`` deals each (default 24, 30 with
+    five players); one row per played deal. Rows depend only on (seed, session_id).
+
+    ``strategy``: one name for everybody, or one per player (4, or 5 with ``five_players``).
+    ``compulsory``: each player owes one compulsory solo (RULES.md 1.3); ``False`` plays the
+    deals without. ``rules`` may use ``bock`` and ``five_players``. Without ``out`` returns a
+    polars DataFrame; with ``out`` writes a Parquet dataset there (``chunk_size`` sessions per
+    file), resuming an interrupted run, and returns its path.
+    """
+    plan = make_session_plan(rounds, seed, rules, strategy, params, deals, compulsory, calls, chunk_size)
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise SessionError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
+        numba.set_num_threads(threads)
+    sim = SessionSimulator(plan)
+    n_chunks = -(-plan.rounds // plan.chunk_size)
+    bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.rounds - i * plan.chunk_size))
+              for i in range(n_chunks)]
+    per = plan.deals_per_session
+    if out is None:
+        frames = []
+        with _progress(plan.rounds * per, quiet) as bar:
+            for _, first, n in bounds:
+                frames.append(sim.frame(first, n))
+                bar.update(n * per)
+        return pl.concat(frames) if frames else sim.frame(0, 0)
+    directory = Path(out)
+    done = prepare(directory, plan.manifest(), SESSION_KEYS)
+    todo = [b for b in bounds if b[0] not in done]
+    with _progress(plan.rounds * per, quiet, initial=(plan.rounds - sum(b[2] for b in todo)) * per) as bar:
+        for index, first, n in todo:
+            write_chunk(directory, index, sim.frame(first, n))
+            bar.update(n * per)
+    return directory
+
+
+def session_summary(frame: pl.DataFrame, players: int) -> dict:
+    """Per-player mean score per deal and per session, compulsory solos and bock, for the CLI."""
+    sessions = frame["session_id"].n_unique() if frame.height else 0
+    last = frame.filter(pl.col("deal_number") == pl.col("deal_number").max().over("session_id"))
+    return {
+        "sessions": sessions, "deals": frame.height,
+        "mean_total": {f"player_{p}": float(last[f"total_{p}"].mean()) if sessions else None
+                       for p in range(players)},
+        "mean_score_per_deal": {f"player_{p}": float(frame[f"score_{p}"].cast(pl.Float64).mean())
+                                if frame.height else None for p in range(players)},
+        "compulsory_solos": int(frame["compulsory_solo"].sum()),
+        "forced_solos": int(frame["forced_solo"].sum()),
+        "bock_deals": int((frame["bock"] == 2).sum()),
+        "compulsory_solo_re_win_rate": float((frame.filter(pl.col("compulsory_solo"))["winner"] == "re").mean())
+        if frame["compulsory_solo"].any() else None,
+    }
