@@ -70,6 +70,13 @@ def test_marriage_with_both_queens_of_clubs():
     assert reserve(WEAK) == RES_HEALTHY  # no poverty without the house rule
 
 
+def test_silent_marriage_on_a_hand_that_would_win_a_diamonds_solo():
+    strong_both_qc = "QC QC TH TH QS QH JC JS AD AD TD KD"
+    assert reserve(strong_both_qc) == RES_HEALTHY  # plays alone, unannounced
+    # without the silent option it is declared as a diamonds solo (same trumps, same scoring)
+    assert reserve(strong_both_qc, silent_win=1.01) == 1 + SOLO_KINDS.index("diamonds")
+
+
 def test_poverty_declared_on_a_poor_hand_only():
     assert reserve(WEAK, HOUSE) == RES_POVERTY
     assert reserve(WEAK, HOUSE, poverty_win=0.0) == RES_HEALTHY

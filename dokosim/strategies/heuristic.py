@@ -103,14 +103,15 @@ def choose_reservation(seat, hand, options, pub, params):
             if p >= best_p:
                 best_p = p
                 best = 1 + kind
-    if best != RES_HEALTHY:
-        return best
     both_qc = (hand & QC_MASK) == QC_MASK
     if both_qc:
         # both QC: a diamonds solo nobody knows of (a silent marriage) pays when it would
-        # win as a solo
-        if win_chance(0, hand, 3, leads) >= params[PI_SILENT]:
+        # win as a solo, and beats a declared solo that is no likelier to win
+        silent = win_chance(0, hand, 3, leads)
+        if silent >= params[PI_SILENT] and (best == RES_HEALTHY or silent >= best_p):
             return RES_HEALTHY
+    if best != RES_HEALTHY:
+        return best
     # the chance of winning the normal game this hand would play (poverty, throw-in)
     p_normal = win_chance(M_RE if (hand & QC_MASK) != 0 else M_KO, hand, 3, leads)
     if (options >> RES_POVERTY) & 1 and p_normal < params[PI_POVERTY]:
