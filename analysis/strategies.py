@@ -5,8 +5,8 @@ random, simple and heuristic (when it is registered and compiles).
 
 Writes results/strategies/: pairs (Markdown, CSV: each pair's mean difference
 in points per deal per seat with its 95% interval), strategies.png.
-``--strategy`` does not apply (every pair is played); the tournaments run in
-process (``dokosim.tournament`` has no scheduler/cluster option yet).
+``--strategy`` does not apply (every pair is played); ``--scheduler`` /
+``--cluster`` run the tournaments on Dask.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
     for a, b in itertools.combinations(names, 2):
         say(quiet, f"strategies: {a} vs {b}, {deals} deals x 6 seatings")
         try:
-            r = tournament([a, b], deals, seed, RULES)
+            r = tournament([a, b], deals, seed, RULES, **sim)
         except Exception as exc:  # e.g. a draft strategy that does not compile
             notes.append(f"{a} vs {b}: not played ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})")
             continue

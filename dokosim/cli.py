@@ -97,7 +97,8 @@ def _dataset_record(directory: Path, deal_id: int) -> dict:
     params = {seat: p for seat, p in enumerate(manifest["params"])}
     plan = make_plan(manifest["deals"], manifest["seed"], manifest["rules"], manifest["strategies"],
                      params, manifest["dealer"], manifest["contract"], manifest["declarer"] or 0,
-                     manifest["compulsory"], manifest["calls"], True)
+                     manifest["compulsory"], manifest["calls"], True,
+                     fixed_hand=tuple(manifest["fixed_hand"]) if manifest.get("fixed_hand") else None)
     out, plays, calls = Simulator(plan).rows(deal_id, 1)
     return record_from_row(out[0], plays[0], calls[0], plan.rules, plan.compulsory)
 
