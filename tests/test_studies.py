@@ -111,14 +111,6 @@ def test_unknown_study():
     assert r.exit_code == 2 and "unknown study" in r.output
 
 
-def _has_fixed_hand():
-    import inspect
-
-    from dokosim.simulate import simulate
-    return "fixed_hand" in inspect.signature(simulate).parameters
-
-
-@pytest.mark.skipif(not _has_fixed_hand(), reason="simulate has no fixed_hand yet")
 def test_advise_json_strong_hand():
     """Ten normal-game trumps with both TH and four queens: a suit solo is worth more than
     playing healthy (tripled), and the JSON holds an interval around every estimate."""
@@ -141,7 +133,6 @@ def test_advise_json_strong_hand():
     assert opts["jacks_solo"]["score_ci95"][1] < 0
 
 
-@pytest.mark.skipif(not _has_fixed_hand(), reason="simulate has no fixed_hand yet")
 def test_advise_marriage_and_poverty_options():
     from analysis.advise import options, parse_hand
     from dokosim.rules import rules_from_object
