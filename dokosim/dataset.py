@@ -39,19 +39,20 @@ COLUMN_TYPES = {
 assert tuple(COLUMN_TYPES) == OUT_COLUMNS
 
 
+def typed_column(name: str, dtype, col: np.ndarray) -> pl.Series:
+    """One int64 kernel output column as its dataset type (contract and winner by name)."""
+    if name in ("contract", "winner"):
+        names = CONTRACT_NAMES if name == "contract" else WINNER_NAMES
+        return pl.Series(name, col).replace_strict(list(range(len(names))), list(names), return_dtype=dtype)
+    if dtype == pl.Boolean:
+        return pl.Series(name, col != 0)
+    return pl.Series(name, col).cast(dtype)
+
+
 def frame_from_rows(out: np.ndarray, strategy_names: list[str]) -> pl.DataFrame:
     """The typed DataFrame of a block of simulator rows (n x OUT_LEN int64)."""
-    cols = {}
-    for i, (name, dtype) in enumerate(COLUMN_TYPES.items()):
-        col = out[:, i]
-        if name in ("contract", "winner"):
-            names = CONTRACT_NAMES if name == "contract" else WINNER_NAMES
-            cols[name] = pl.Series(name, col).replace_strict(
-                list(range(len(names))), list(names), return_dtype=dtype)
-        elif dtype == pl.Boolean:
-            cols[name] = pl.Series(name, col != 0)
-        else:
-            cols[name] = pl.Series(name, col).cast(dtype)
+    cols = {name: typed_column(name, dtype, out[:, i])
+            for i, (name, dtype) in enumerate(COLUMN_TYPES.items())}
     n = out.shape[0]
     for s, strat in enumerate(strategy_names):
         cols[f"strategy_{s}"] = pl.repeat(strat, n, eager=True, dtype=pl.String).cast(pl.Categorical)

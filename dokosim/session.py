@@ -18,9 +18,7 @@ import numpy as np
 import polars as pl
 
 from . import __version__
-from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, write_chunk
-from .cards import CONTRACT_NAMES
-from .engine.layout import WINNER_NAMES
+from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_chunk
 from .rules import Rules, rules_from_object
 from .simulate import SimulationError, _progress
 from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel
@@ -161,17 +159,8 @@ class SessionSimulator:
     def frame(self, first: int, n: int) -> pl.DataFrame:
         out = self.rows(first, n)
         index = {name: i for i, name in enumerate(self.module.SESSION_COLUMNS)}
-        cols = {}
-        for name, dtype in _COMMON_TYPES.items():
-            col = out[:, index[name]]
-            if name in ("contract", "winner"):
-                names = CONTRACT_NAMES if name == "contract" else WINNER_NAMES
-                cols[name] = pl.Series(name, col).replace_strict(
-                    list(range(len(names))), list(names), return_dtype=dtype)
-            elif dtype == pl.Boolean:
-                cols[name] = pl.Series(name, col != 0)
-            else:
-                cols[name] = pl.Series(name, col).cast(dtype)
+        cols = {name: typed_column(name, dtype, out[:, index[name]])
+                for name, dtype in _COMMON_TYPES.items()}
         for prefix, dtype in _PER_PLAYER:
             for p in range(self.plan.players):
                 cols[f"{prefix}_{p}"] = pl.Series(f"{prefix}_{p}", out[:, index[f"{prefix}_{p}"]]).cast(dtype)
