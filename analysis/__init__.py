@@ -8,7 +8,7 @@ import time
 
 from .common import StudyError, say
 
-STUDIES = ("solo_odds", "poverty", "strategies")
+STUDIES = ("solo_odds", "poverty", "announcements", "strategies")
 
 
 def run_study(name: str, deals=None, strategy="simple", seed=0, scheduler=None, cluster=None,

@@ -1,7 +1,21 @@
 """dokosim: Doppelkopf by the million. DDV rules in numba, strategies, Parquet datasets, studies."""
+import importlib
+import sys
+import types
 from pathlib import Path
 
 __version__ = "0.1.0"
+
+# The public functions, imported on first use (the numba kernels are heavy). Some share their
+# module's name (dokosim.simulate), so a plain module __getattr__ would hand out the module once
+# it is imported; the package class below answers these names with the function every time.
+_PUBLIC = {
+    "simulate": ("dokosim.simulate", "simulate"),
+    "simulate_sessions": ("dokosim.session", "simulate_sessions"),
+    "probe_calls": ("dokosim.call_probe", "probe_calls"),
+    "score": ("dokosim.records", "score_objects"),
+    "Rules": ("dokosim.rules", "Rules"),
+}
 
 
 def sim_loop_path() -> str:
@@ -9,18 +23,12 @@ def sim_loop_path() -> str:
     return str(Path(__file__).with_name("sim_loop.py"))
 
 
-def __getattr__(name):
-    # heavy imports (numba kernels) only when used
-    if name == "simulate":
-        from .simulate import simulate
-        return simulate
-    if name == "simulate_sessions":
-        from .session import simulate_sessions
-        return simulate_sessions
-    if name == "score":
-        from .records import score_objects
-        return score_objects
-    if name == "Rules":
-        from .rules import Rules
-        return Rules
-    raise AttributeError(name)
+class _Package(types.ModuleType):
+    def __getattribute__(self, name):
+        if name in _PUBLIC:
+            module, attr = _PUBLIC[name]
+            return getattr(importlib.import_module(module), attr)
+        return super().__getattribute__(name)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -239,6 +239,8 @@ def _register_subcommands():
     main.add_command(tournament)
     from .cli_session import session
     main.add_command(session)
+    from .cli_probe import probe_calls
+    main.add_command(probe_calls)
     __import__("dokosim.cli_study", fromlist=["register"]).register(main)
 
 

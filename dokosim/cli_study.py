@@ -38,7 +38,7 @@ def _analysis():
               help="Where the tables and charts go (default: results/ of the repository).")
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
-    """Run study NAME (solo_odds, poverty, strategies, or all): simulate, then write
+    """Run study NAME (solo_odds, poverty, announcements, strategies, or all): simulate, then write
     tables (Markdown, CSV) and charts (PNG) to results/NAME/."""
     a = _analysis()
     if scheduler is not None and cluster is not None:

@@ -9,7 +9,10 @@ not here: every step calls the engine's kernels.
 import numpy as np
 from numba import prange
 
-from dokosim.cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CLASS_MASK, SOLO_SCHEME, TRUMP
+from dokosim.cards import (
+    C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CLASS_MASK, EYES, SCHEME_NORMAL, SOLO_SCHEME, TRUMP,
+    card_type,
+)
 from dokosim.engine.bits import nth_set_bit, popcount
 from dokosim.engine.deal import (
     NORMAL_TRUMPS, deal_hands, exchange_cards, poverty_pass_error, poverty_return_error,
@@ -23,12 +26,12 @@ from dokosim.engine.layout import (
     O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
     O_TRICKS_RE, O_VALUE, O_WINNER, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
     O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_BOCK_MASK, R_NO_NINES, R_SOLO_MASK, REDEAL, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
-    P_FIRST_RE, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SHIFT, P_TURN, PUBLIC_LEN,
+    P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SHIFT, P_TURN, PUBLIC_LEN,
     RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
 )
 from dokosim.engine.play import (
-    apply_piglets, both_qc_seat, legal_calls, legal_mask, make_call, play_card, setup_deal,
-    setup_poverty,
+    apply_piglets, both_qc_seat, legal_calls, legal_mask, make_call, play_card, seat_is_re,
+    setup_deal, setup_poverty,
 )
 from dokosim.strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
 from dokosim.engine.rng import RNG_LEN, below, seed_stream
@@ -120,11 +123,10 @@ def run_poverty(poor, dealer, strategy_ids, params, st, hands, rules, rng, pover
 
 
 @inline_kernel
-def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategy_ids, params,
-                  st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items,
-                  res, rng, choices, contract_out, call_masks, poverty, out_row, play_log, call_log):
-    """Deal, resolve the contract, play and score deal ``deal_id`` (its random stream);
-    write its row into out_row.
+def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategy_ids, params,
+               st, hands, hands0, deck, power, fclass, cmask, rng, choices, contract_out, poverty):
+    """Deal deal ``deal_id`` (its random stream), resolve the contract and set up ``st`` for the
+    first card. Returns (contract, redeals).
 
     A redeal (throw-in, a poverty nobody takes) deals again from (seed, deal_id, attempt + 1)
     with the same dealer. Sessions only: ``owe_mask`` marks the seats that still owe their
@@ -200,20 +202,31 @@ def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, s
     if contract == C_POVERTY:
         setup_poverty(st, declarer, poverty[0], poverty[3])
     apply_piglets(st, hands, rules, power)
+    return contract, attempt
+
+
+@inline_kernel
+def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strategy_ids, params, st,
+               hands, plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log):
+    """Play cards k_from .. k_to - 1 of the deal, each after its round of calls; returns the
+    number of calls logged so far (``n_calls`` before).
+
+    ``call_masks`` must hold legal_calls for every seat at k_from. ``cap_side`` >= 0 (0 Re,
+    1 Kontra): that side may not call above ``cap_level`` (the announcements study's two
+    branches); -1 for no cap.
+    """
     pub = st[:PUBLIC_LEN]
-    n_cards = 4 * st[P_HAND_SIZE]
-    n_calls = 0
     # call_masks caches legal_calls per seat: it changes only when that seat plays,
     # when a call is made, or when a trick ends (a marriage's clarification)
     calls_on = control[CTL_CALLS] == 1
-    if calls_on:
-        refresh_call_masks(st, hands, call_masks)
-    for k in range(n_cards):
+    for k in range(k_from, k_to):
         if calls_on and (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]):
             first = st[P_TURN]
             for i in range(4):
                 seat = (first + i) & 3
                 legal = call_masks[seat]
+                if cap_side >= 0 and (0 if seat_is_re(st, seat) else 1) == cap_side:
+                    legal &= (np.int64(2) << cap_level) - 1
                 if legal:
                     level = choose_call(strategy_ids[seat], seat, hands[seat], legal, pub,  # noqa: F821
                                         plays, play_seat, trick_winner, power, fclass, cmask,
@@ -239,6 +252,24 @@ def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, s
                 refresh_call_masks(st, hands, call_masks)
             else:
                 call_masks[seat] = legal_calls(st, hands, seat)
+    return n_calls
+
+
+@inline_kernel
+def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategy_ids, params,
+                  st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items,
+                  res, rng, choices, contract_out, call_masks, poverty, out_row, play_log, call_log):
+    """Deal, resolve the contract, play and score deal ``deal_id`` (its random stream);
+    write its row into out_row. See start_deal for ``owe_mask`` and ``force_seat``."""
+    contract, attempt = start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules,
+                                   strategy_ids, params, st, hands, hands0, deck, power, fclass,
+                                   cmask, rng, choices, contract_out, poverty)
+    n_cards = 4 * st[P_HAND_SIZE]
+    if control[CTL_CALLS] == 1:
+        refresh_call_masks(st, hands, call_masks)
+    n_calls = play_cards(0, n_cards, 0, -1, 0, control, rules, strategy_ids, params, st, hands,
+                         plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks,
+                         call_log)
     score_deal(st, plays, play_seat, trick_winner, items, res)
     if control[CTL_KEEP_PLAY]:
         for k in range(n_cards):
@@ -534,3 +565,210 @@ def simulate_sessions_chunk(seed, first_session, n, n_blocks, n_players, n_deals
                          plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
                          contract_out, call_masks, poverty, out_row, play_log, call_log, out,
                          i * n_deals)
+
+
+# ---------------------------------------------------------------- call probes
+# The announcements study: a normal deal is played to a random call opportunity of one level,
+# then played on twice from that position with the same random stream (common random
+# numbers): once with the call made there, once with the calls below it only. One row per deal (PROBE_COLUMNS);
+# seat -1 when the deal had no such opportunity (not a normal game, or nobody could make the
+# call at the drawn moment). What the caller could see at that moment is in the feature
+# columns; the outcome of both branches in the *_with / *_without columns.
+PROBE_COLUMNS = (
+    "deal_id", "level", "seat", "side", "cards_played", "cards_held", "trumps", "top_trumps",
+    "plain_aces", "plain_tens", "voids", "eyes_own", "eyes_opp", "partner_known", "level_own",
+    "level_opp", "score_with", "score_without", "success_with", "success_without", "win_with",
+    "win_without", "eyes_side_with", "eyes_side_without", "level_opp_with", "level_opp_without",
+    "value_with", "value_without",
+)
+(PR_DEAL_ID, PR_LEVEL, PR_SEAT, PR_SIDE, PR_CARDS_PLAYED, PR_CARDS_HELD, PR_TRUMPS, PR_TOP_TRUMPS,
+ PR_PLAIN_ACES, PR_PLAIN_TENS, PR_VOIDS, PR_EYES_OWN, PR_EYES_OPP, PR_PARTNER_KNOWN, PR_LEVEL_OWN,
+ PR_LEVEL_OPP, PR_SCORE, PR_SUCCESS, PR_WIN, PR_EYES_SIDE, PR_LEVEL_OPP_AFTER,
+ PR_VALUE) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 26)
+PROBE_LEN = 28  # PR_SCORE etc. are pairs: +0 with the call, +1 without
+# the probe's own draws (moment, seat) come from a stream apart from the deal's
+PROBE_STREAM = 1 << 20
+
+
+def _type_mask(*names):
+    mask = 0
+    for name in names:
+        t = card_type(name)
+        mask |= 3 << (2 * t)
+    return np.int64(mask)
+
+
+TOP_TRUMPS_NORMAL = _type_mask("TH", "QC", "QS")
+PLAIN_ACES_NORMAL = _type_mask("AC", "AS", "AH")
+PLAIN_TENS_NORMAL = _type_mask("TC", "TS")
+
+
+@inline_kernel
+def call_made_good(level, side, res, n_tricks):
+    """1 when ``side`` (0 Re, 1 Kontra) reached what a call of ``level`` promises: the win
+    (Re/Kontra), the opponents under 90 / 60 / 30 eyes, or without a trick (schwarz)."""
+    eyes_side = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
+    tricks_opp = n_tricks - res[RES_TRICKS_RE] if side == 0 else res[RES_TRICKS_RE]
+    if level == 1:
+        return 1 if res[RES_WINNER] == side else 0
+    if level == 5:
+        return 1 if tricks_opp == 0 else 0
+    return 1 if 240 - eyes_side < 120 - 30 * (level - 1) else 0
+
+
+@inline_kernel
+def probe_features(st, hands, seat, side, plays, trick_winner, row):
+    """What ``seat`` sees at the probe: its hand's make-up, the eyes its side and the other side
+    have taken so far as far as it knows the parties, and the calls so far."""
+    hand = hands[seat]
+    row[PR_CARDS_PLAYED] = st[P_NPLAYED]
+    row[PR_CARDS_HELD] = popcount(hand)
+    row[PR_TRUMPS] = popcount(hand & CLASS_MASK[SCHEME_NORMAL, TRUMP])
+    row[PR_TOP_TRUMPS] = popcount(hand & TOP_TRUMPS_NORMAL)
+    row[PR_PLAIN_ACES] = popcount(hand & PLAIN_ACES_NORMAL)
+    row[PR_PLAIN_TENS] = popcount(hand & PLAIN_TENS_NORMAL)
+    voids = 0
+    for suit in range(3):
+        if hand & CLASS_MASK[SCHEME_NORMAL, suit] == 0:
+            voids += 1
+    row[PR_VOIDS] = voids
+    own = (np.int64(1) << seat) | (st[P_KNOWN_RE] if side == 0 else st[P_KNOWN_KO])
+    opp = st[P_KNOWN_KO] if side == 0 else st[P_KNOWN_RE]
+    if popcount(own) == 2:
+        opp = 15 & ~own
+    elif popcount(opp) == 2:
+        own = 15 & ~opp
+    eyes_own = 0
+    eyes_opp = 0
+    for t in range(st[P_NPLAYED] >> 2):
+        eyes = EYES[plays[4 * t]] + EYES[plays[4 * t + 1]] + EYES[plays[4 * t + 2]] + EYES[plays[4 * t + 3]]
+        if (own >> trick_winner[t]) & 1:
+            eyes_own += eyes
+        elif (opp >> trick_winner[t]) & 1:
+            eyes_opp += eyes
+    row[PR_EYES_OWN] = eyes_own
+    row[PR_EYES_OPP] = eyes_opp
+    row[PR_PARTNER_KNOWN] = 1 if popcount(own) == 2 else 0
+    row[PR_LEVEL_OWN] = st[P_LEVEL_RE + side]
+    row[PR_LEVEL_OPP] = st[P_LEVEL_KO - side]
+
+
+@parallel_kernel
+def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, strategy_ids, params,
+                      out):
+    """Call probes of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5 schwarz) for deals
+    first_deal_id .. first_deal_id + n - 1 into ``out`` (n x PROBE_LEN).
+
+    The moment is a card index drawn uniformly from 0 .. 4 * level + 3 (the latest a first
+    call of that level can come), the caller a seat drawn uniformly among those who may call
+    ``level`` then. With the call, the caller's side goes to ``level``; without it, to
+    level - 1 (if it stood lower: a denial includes the calls below it, so both branches
+    differ by the one step). From there both branches freeze the caller's side at that level;
+    the other side calls as its strategies decide. Rows depend only on (seed, deal_id).
+    """
+    for b in prange(n_blocks):
+        st = np.zeros(ST_LEN, dtype=np.int64)
+        hands = np.zeros(4, dtype=np.int64)
+        hands0 = np.zeros(4, dtype=np.int64)
+        deck = np.zeros(48, dtype=np.int64)
+        plays = np.zeros(48, dtype=np.int64)
+        play_seat = np.zeros(48, dtype=np.int64)
+        trick_winner = np.zeros(12, dtype=np.int64)
+        power = np.zeros(48, dtype=np.int64)
+        fclass = np.zeros(48, dtype=np.int64)
+        cmask = np.zeros(5, dtype=np.int64)
+        items = np.zeros((2, N_ITEMS), dtype=np.int64)
+        res = np.zeros(RES_LEN, dtype=np.int64)
+        rng = np.zeros(RNG_LEN, dtype=np.uint64)
+        probe_rng = np.zeros(RNG_LEN, dtype=np.uint64)
+        choices = np.zeros(4, dtype=np.int64)
+        contract_out = np.zeros(2, dtype=np.int64)
+        call_masks = np.zeros(4, dtype=np.int64)
+        poverty = np.zeros(4, dtype=np.int64)
+        call_log = np.zeros((1, 3), dtype=np.int64)
+        # the position at the probe, to play it on a second time
+        st_at = np.zeros(ST_LEN, dtype=np.int64)
+        hands_at = np.zeros(4, dtype=np.int64)
+        plays_at = np.zeros(48, dtype=np.int64)
+        play_seat_at = np.zeros(48, dtype=np.int64)
+        trick_winner_at = np.zeros(12, dtype=np.int64)
+        power_at = np.zeros(48, dtype=np.int64)
+        fclass_at = np.zeros(48, dtype=np.int64)
+        cmask_at = np.zeros(5, dtype=np.int64)
+        call_masks_at = np.zeros(4, dtype=np.int64)
+        rng_at = np.zeros(RNG_LEN, dtype=np.uint64)
+        lo = b * n // n_blocks
+        hi = (b + 1) * n // n_blocks
+        for i in range(lo, hi):
+            row = out[i]
+            for j in range(PROBE_LEN):
+                row[j] = 0
+            deal_id = first_deal_id + i
+            row[PR_DEAL_ID] = deal_id
+            row[PR_LEVEL] = level
+            row[PR_SEAT] = -1
+            row[PR_SIDE] = -1
+            dealer = control[CTL_DEALER]
+            if dealer < 0:
+                dealer = deal_id % 4
+            contract, attempt = start_deal(seed, deal_id, dealer, 0, -1, control, rules, strategy_ids,
+                                           params, st, hands, hands0, deck, power, fclass, cmask, rng,
+                                           choices, contract_out, poverty)
+            if st[H_CONTRACT] != C_NORMAL:
+                continue
+            seed_stream(probe_rng, seed, deal_id, PROBE_STREAM)
+            moment = below(probe_rng, 4 * level + 4)
+            n_cards = 4 * st[P_HAND_SIZE]
+            refresh_call_masks(st, hands, call_masks)
+            play_cards(0, moment, 0, -1, 0, control, rules, strategy_ids, params, st, hands, plays,
+                       play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log)
+            candidates = np.int64(0)
+            for s in range(4):
+                if (call_masks[s] >> level) & 1:
+                    candidates |= np.int64(1) << s
+            if candidates == 0:
+                continue
+            seat = nth_set_bit(candidates, below(probe_rng, popcount(candidates)))
+            side = 0 if seat_is_re(st, seat) else 1
+            level_before = st[P_LEVEL_RE + side]
+            row[PR_SEAT] = seat
+            row[PR_SIDE] = side
+            probe_features(st, hands, seat, side, plays, trick_winner, row)
+            st_at[:] = st
+            hands_at[:] = hands
+            plays_at[:] = plays
+            play_seat_at[:] = play_seat
+            trick_winner_at[:] = trick_winner
+            power_at[:] = power
+            fclass_at[:] = fclass
+            cmask_at[:] = cmask
+            call_masks_at[:] = call_masks
+            rng_at[:] = rng
+            for branch in range(2):  # 0: with the call, 1: without
+                if branch == 1:
+                    st[:] = st_at
+                    hands[:] = hands_at
+                    plays[:] = plays_at
+                    play_seat[:] = play_seat_at
+                    trick_winner[:] = trick_winner_at
+                    power[:] = power_at
+                    fclass[:] = fclass_at
+                    cmask[:] = cmask_at
+                    call_masks[:] = call_masks_at
+                    rng[:] = rng_at
+                    if level_before < level - 1:  # the calls below ``level`` are made in both
+                        make_call(st, hands, seat, level - 1)
+                        refresh_call_masks(st, hands, call_masks)
+                else:
+                    make_call(st, hands, seat, level)
+                    refresh_call_masks(st, hands, call_masks)
+                play_cards(moment, n_cards, 0, side, level - branch, control, rules, strategy_ids,
+                           params, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
+                           rng, call_masks, call_log)
+                score_deal(st, plays, play_seat, trick_winner, items, res)
+                row[PR_SCORE + branch] = res[RES_SCORE + seat]
+                row[PR_SUCCESS + branch] = call_made_good(level, side, res, st[P_HAND_SIZE])
+                row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
+                row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
+                row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
+                row[PR_VALUE + branch] = res[RES_VALUE]

@@ -215,3 +215,15 @@ def test_params_from_a_toml_file_reach_the_manifest(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--param", str(bad), "--out",
                                       str(tmp_path / "r2")])
     assert result.exit_code == 2 and "not a number" in result.output and "Traceback" not in result.output
+
+
+def test_package_simulate_stays_the_function():
+    """dokosim.simulate is the function on every access, also after its module was imported
+    (a module-level __getattr__ handed out the module from the second call on)."""
+    import importlib
+
+    import dokosim
+    first = dokosim.simulate
+    importlib.import_module("dokosim.simulate")
+    assert callable(first) and dokosim.simulate is first
+    assert dokosim.simulate_sessions.__name__ == "simulate_sessions"
