@@ -35,7 +35,8 @@ from dokosim.engine.play import (
 )
 from dokosim.strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
 from dokosim.engine.rng import RNG_LEN, below, seed_stream
-from dokosim.engine.scoring import score_deal
+from dokosim.engine.scoring import describe_state, score_deal
+from dokosim.engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
 
 # DISPATCH: the generated header replaces this line
 
@@ -378,7 +379,6 @@ SESSION_LEN = 48
 # deal k of session i draws from the stream (seed, SESSION_STREAM + 64 * i + k)
 SESSION_STREAM = np.int64(1) << np.int64(62)
 SESSION_MAX_DEALS = 64
-BOCK_TIE, BOCK_LOST_ANNOUNCEMENT, BOCK_ZERO, BOCK_LOST_SOLO = 1, 2, 4, 8
 
 
 @inline_kernel
@@ -411,27 +411,19 @@ def table_seat(table, e):
 
 @kernel  # not inlined: numba cannot inline a function this long into a prange body
 def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, rules,
-                 strategy_ids, params, sids, sparams, table, totals, st, hands, hands0, deck,
+                 strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
                  plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
                  contract_out, call_masks, poverty, out_row, play_log, call_log, out, row0):
     """Play the n_deals deals of session ``session_id`` into out[row0 : row0 + n_deals]."""
     owe = np.int64(0)
     if compulsory_on:
         owe = (np.int64(1) << n_players) - 1
-    for p in range(5):
-        totals[p] = 0
+    for i in range(BOOK_LEN):
+        book[i] = 0
     dealer = 0
-    queue = 0
     bock_mask = rules[R_BOCK_MASK]
     for k in range(n_deals):
-        if n_players == 5:
-            edealer = 3
-            for e in range(4):
-                table[e] = (dealer + 1 + e) % 5
-        else:
-            edealer = dealer
-            for e in range(4):
-                table[e] = e
+        edealer = seat_table(dealer, n_players, table)
         owe_mask = np.int64(0)
         for e in range(4):
             t = table[e]
@@ -456,23 +448,11 @@ def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, r
         comp = contract >= C_SOLO_BASE and declarer >= 0 and ((owe_mask >> declarer) & 1) == 1
         if comp:
             owe ^= np.int64(1) << table[declarer]
-        # bock: this deal's multiplier, then its triggers queue rounds from the next deal on
-        mult = 2 if queue > 0 else 1
-        if queue > 0:
-            queue -= 1
+        # bock and scores: this deal's multiplier, then its triggers queue rounds from the
+        # next deal on (engine/session.py); res gets the contract and calls next to the score
+        describe_state(st, res)
+        mult, trig = book_deal(res, bock_mask, n_players, table, book, scores)
         winner = out_row[O_WINNER]
-        trig = 0
-        if bock_mask & BOCK_TIE and out_row[O_EYES_RE] == 120:
-            trig |= BOCK_TIE
-        if bock_mask & BOCK_LOST_ANNOUNCEMENT and (
-                (out_row[O_CALLS_RE] >= 1 and winner != 0) or (out_row[O_CALLS_KO] >= 1 and winner != 1)):
-            trig |= BOCK_LOST_ANNOUNCEMENT
-        if bock_mask & BOCK_ZERO and (out_row[O_SCORE] == 0 and out_row[O_SCORE + 1] == 0
-                                      and out_row[O_SCORE + 2] == 0 and out_row[O_SCORE + 3] == 0):
-            trig |= BOCK_ZERO
-        if bock_mask & BOCK_LOST_SOLO and out_row[O_SOLOIST] >= 0 and winner == 1:
-            trig |= BOCK_LOST_SOLO
-        queue += popcount(trig) * n_players
         r = row0 + k
         out[r, S_SESSION] = session_id
         out[r, S_DEAL_NO] = k
@@ -510,18 +490,13 @@ def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, r
         out[r, S_FORCED] = 1 if force >= 0 else 0
         out[r, S_BOCK] = mult
         out[r, S_BOCK_TRIGGERS] = trig
-        out[r, S_BOCK_QUEUE] = queue
+        out[r, S_BOCK_QUEUE] = book[BOOK_QUEUE]
         for p in range(5):
             out[r, S_HAND + p] = 0
-            out[r, S_SCORE + p] = 0
+            out[r, S_SCORE + p] = scores[p]
+            out[r, S_TOTAL + p] = book[BOOK_TOTAL + p]
         for e in range(4):
-            t = table[e]
-            score = mult * out_row[O_SCORE + e]
-            out[r, S_HAND + t] = out_row[O_HAND + e]
-            out[r, S_SCORE + t] = score
-            totals[t] += score
-        for p in range(5):
-            out[r, S_TOTAL + p] = totals[p]
+            out[r, S_HAND + table[e]] = out_row[O_HAND + e]
         if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals
             dealer = (dealer + 1) % n_players
 
@@ -556,12 +531,13 @@ def simulate_sessions_chunk(seed, first_session, n, n_blocks, n_players, n_deals
         sids = np.zeros(4, dtype=np.int64)
         sparams = np.zeros((4, params.shape[1]), dtype=np.float64)
         table = np.zeros(4, dtype=np.int64)
-        totals = np.zeros(5, dtype=np.int64)
+        book = np.zeros(BOOK_LEN, dtype=np.int64)
+        scores = np.zeros(5, dtype=np.int64)
         lo = b * n // n_blocks
         hi = (b + 1) * n // n_blocks
         for i in range(lo, hi):
             play_session(seed, first_session + i, n_players, n_deals, compulsory_on, control, rules,
-                         strategy_ids, params, sids, sparams, table, totals, st, hands, hands0, deck,
+                         strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
                          plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
                          contract_out, call_masks, poverty, out_row, play_log, call_log, out,
                          i * n_deals)
