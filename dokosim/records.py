@@ -10,9 +10,11 @@ import gc
 import json
 
 import orjson
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,7 +28,7 @@ from .engine.layout import (
     RES_VALUE, RES_WINNER, WINNER_NAMES,
 )
 from .engine.replay import ERR_LEN, replay_batch
-from .rules import Rules, RulesError, rules_from_object
+from .rules import PRESETS, Rules, RulesError, rules_from_object
 
 CALL_LEVEL = {"re": (1, 0), "kontra": (1, 1), "no90": (2, -1), "no60": (3, -1), "no30": (4, -1),
               "schwarz": (5, -1)}
@@ -56,6 +58,17 @@ class PackedRecord:
     poverty: tuple             # poverty: (partner, 3 passed types, 3 returned types), else ()
     play: bytes                # card types in the order played
     calls: list[tuple[int, int, int, int]]  # (cards_played, seat, level, named side)
+
+
+class RecordTerms(NamedTuple):
+    """What a record's output needs besides the kernel's arrays: its rules and contract.
+
+    A ``PackedRecord`` has the same three attributes and can stand in for it.
+    """
+
+    rules: Rules
+    contract: int   # C_NORMAL, C_MARRIAGE, C_POVERTY or a solo code, as declared
+    declarer: int   # -1 for a normal contract
 
 
 def _token_table() -> dict[str, int]:
@@ -206,38 +219,12 @@ def _byte_rows(rows: list[bytes], width: int) -> np.ndarray:
     return np.frombuffer(joined, dtype=np.uint8).reshape(len(rows), width).astype(np.int64)
 
 
-def replay_records(packed: list[PackedRecord]):
-    """Replay packed records through the kernels; returns (res, items, err) arrays."""
-    n = len(packed)
-    rules_cache: dict[Rules, list[int]] = {}
-    for p in packed:
-        if p.rules not in rules_cache:
-            rules_cache[p.rules] = p.rules.packed().tolist()
-    hand_types = _byte_rows([p.hand_types for p in packed], 48)
-    plays = _byte_rows([p.play for p in packed], 48) * 2  # types -> first copy; the kernel takes the copy held
-    n_play = np.array([len(p.play) for p in packed], dtype=np.int64)
-    scalars = np.array([(p.dealer, p.contract, p.declarer, p.compulsory, len(p.calls)) for p in packed],
-                       dtype=np.int64).reshape(n, 5)
-    calls = np.zeros((n, MAX_CALLS, 4), dtype=np.int64)
-    poverty = np.zeros((n, 8), dtype=np.int64)
-    for i, p in enumerate(packed):
-        if p.calls:
-            calls[i, :len(p.calls)] = p.calls
-        if p.poverty:
-            poverty[i, :7] = p.poverty
-    rules = np.array([rules_cache[p.rules] for p in packed], dtype=np.int64).reshape(n, R_LEN)
-    res = np.zeros((n, RES_LEN), dtype=np.int64)
-    items = np.zeros((n, 2, N_ITEMS), dtype=np.int64)
-    err = np.zeros((n, ERR_LEN), dtype=np.int64)
-    if n:
-        replay_batch(hand_types, scalars[:, 0].copy(), scalars[:, 1].copy(), scalars[:, 2].copy(),
-                     scalars[:, 3].copy(), poverty, plays, n_play, calls, scalars[:, 4].copy(), rules, items,
-                     res, err)
-    return res, items, err
+_MASK_SEATS = tuple(tuple(s for s in range(5) if mask >> s & 1) for mask in range(32))
 
 
 def _seats(mask: int) -> list[int]:
-    return [s for s in range(4) if mask >> s & 1]
+    """The seats in a mask of seats."""
+    return list(_MASK_SEATS[mask])
 
 
 def call_name(level: int, side: int) -> str:
@@ -245,7 +232,7 @@ def call_name(level: int, side: int) -> str:
     return "kontra" if level == 1 and side == 1 else CALL_NAMES[level]
 
 
-def error_output(p: PackedRecord, err: np.ndarray) -> dict:
+def error_output(p: RecordTerms | PackedRecord, err: np.ndarray) -> dict:
     """The GAME_RECORD error object (without ``line``) for a kernel-reported violation."""
     kind = ERROR_KINDS[int(err[0])]
     seat = int(err[1])
@@ -298,21 +285,35 @@ def error_output(p: PackedRecord, err: np.ndarray) -> dict:
     return out
 
 
-_POINT_ENTRIES = [[{"side": side, "item": item} for item in ITEM_NAMES] for side in ("re", "kontra")]
+_POINT_ENTRIES = [[("re", item) for item in ITEM_NAMES], [("kontra", item) for item in ITEM_NAMES]]
+_POINT_PATTERNS: dict[bytes, tuple[tuple[str, str], ...]] = {}  # a record's item counts -> its entries
+_MAX_POINT_PATTERNS = 50_000
+
+
+def _point_pattern(counts: np.ndarray) -> tuple[tuple[str, str], ...]:
+    """(side, item) of every point of one record's item counts (2 x N_ITEMS), in item order."""
+    return tuple(_POINT_ENTRIES[side][item] for side, item in zip(*np.nonzero(counts))
+                 for _ in range(counts[side, item]))
 
 
 def points_lists(items: np.ndarray) -> list[list[dict]]:
     """The ``points`` entries of each record from the kernel's item counts (n x 2 x N_ITEMS)."""
-    points: list[list[dict]] = [[] for _ in range(items.shape[0])]
-    rec, side, item = np.nonzero(items)
-    counts = items[rec, side, item]
-    for r, sd, it, n in zip(rec.tolist(), side.tolist(), item.tolist(), counts.tolist()):
-        entry = _POINT_ENTRIES[sd][it]
-        points[r] += [dict(entry) for _ in range(n)]
+    items = np.ascontiguousarray(items, dtype=np.int64)
+    width = items[0].nbytes if len(items) else 0
+    counts = items.tobytes()
+    if len(_POINT_PATTERNS) > _MAX_POINT_PATTERNS:
+        _POINT_PATTERNS.clear()
+    points = []
+    for r in range(items.shape[0]):
+        key = counts[r * width:(r + 1) * width]
+        pattern = _POINT_PATTERNS.get(key)
+        if pattern is None:
+            pattern = _POINT_PATTERNS[key] = _point_pattern(items[r])
+        points.append([{"side": side, "item": item} for side, item in pattern])
     return points
 
 
-def result_output(p: PackedRecord, res: list[int], points: list[dict]) -> dict:
+def result_output(p: RecordTerms | PackedRecord, res: list[int], points: list[dict]) -> dict:
     """The GAME_RECORD result object (without ``line``) of a replayed record.
 
     ``res`` is the kernel's row as a Python list; ``points`` from ``points_lists``.
@@ -344,10 +345,74 @@ def result_output(p: PackedRecord, res: list[int], points: list[dict]) -> dict:
     }
 
 
+BLOCK_RECORDS = 1024  # records replayed in one kernel call; outputs still come one per line, in order
+
+
 def score_objects(objects: Iterable) -> list[dict]:
     """Score parsed JSON records; one output dict per input, ``line`` numbered from 1."""
-    with _no_gc():
-        return _score_objects(objects)
+    objects = list(objects)
+    starts = range(0, len(objects), BLOCK_RECORDS)
+    return list(_score_blocks((range(first + 1, min(first + BLOCK_RECORDS, len(objects)) + 1),
+                               objects[first:first + BLOCK_RECORDS]) for first in starts))
+
+
+def score_lines(lines: Iterable[str]) -> Iterator[dict]:
+    """Score JSON Lines text; blank lines are skipped but keep their line numbers.
+
+    Lines are read and scored ``BLOCK_RECORDS`` at a time (one kernel call per block);
+    the outputs come one per non-blank line, in input order, and a line that is not
+    JSON or not a valid record gets its own error output without affecting the others.
+    """
+    return _score_blocks(_line_blocks(lines), from_json=True)
+
+
+def _line_blocks(lines: Iterable[str]) -> Iterator[tuple[list[int], list]]:
+    """The non-blank lines, ``BLOCK_RECORDS`` at a time: (line numbers, lines)."""
+    numbers: list[int] = []
+    texts: list = []
+    for number, line in enumerate(lines, start=1):
+        if not line or line.isspace():  # what `not line.strip()` says, without copying the line
+            continue
+        numbers.append(number)
+        texts.append(line)
+        if len(texts) == BLOCK_RECORDS:
+            yield numbers, texts
+            numbers, texts = [], []
+    if texts:
+        yield numbers, texts
+
+
+def _json_objects(texts: list) -> list:
+    """The JSON value of each text; a ``_BadJson`` for a text that is not JSON."""
+    objects = []
+    for text in texts:
+        try:
+            objects.append(orjson.loads(text))
+        except orjson.JSONDecodeError as exc:
+            objects.append(_BadJson(str(exc)))
+    return objects
+
+
+def _score_blocks(blocks: Iterable[tuple[Sequence[int], list]], from_json: bool = False) -> Iterator[dict]:
+    """The outputs of blocks of (line numbers, records), in order; records are JSON texts
+    when ``from_json``, else parsed objects.
+
+    Each block's kernel call runs on a helper thread (the kernel releases the GIL)
+    while this thread checks the next block and builds the previous one's outputs.
+    The garbage collector is paused while a block is built: the parsed JSON is freed
+    before it resumes, so the collector never walks it.
+    """
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dokosim-score") as replayer:
+        pending = None  # the block being replayed, and its kernel call
+        for numbers, records in blocks:
+            with _no_gc():
+                block = _Block(numbers, _json_objects(records) if from_json else records)
+            replaying = replayer.submit(block.batch.replay)
+            if pending is not None:
+                yield from pending[0].outputs(*pending[1].result())
+            pending = block, replaying
+        if pending is not None:
+            yield from pending[0].outputs(*pending[1].result())
 
 
 @contextmanager
@@ -363,25 +428,61 @@ def _no_gc():
             gc.enable()
 
 
-def _score_objects(objects: Iterable) -> list[dict]:
-    outputs: list[dict | None] = []
-    packed: list[PackedRecord] = []
-    where: list[int] = []
-    for i, obj in enumerate(objects):
-        try:
-            packed.append(parse_record(obj))
-            where.append(i)
-            outputs.append(None)
-        except (RecordError, RulesError) as exc:
-            outputs.append(_form_error(exc))
-    res, items, err = replay_records(packed)
-    res_rows, points, failed = res.tolist(), points_lists(items), err[:, 0].tolist()
-    for j, i in enumerate(where):
-        if failed[j]:
-            outputs[i] = error_output(packed[j], err[j])
-        else:
-            outputs[i] = result_output(packed[j], res_rows[j], points[j])
-    return [{"line": i + 1, **o} for i, o in enumerate(outputs)]
+class _BadJson:
+    """Stands in for the object of a line that is not JSON."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+
+class _Block:
+    """A block of records checked for form and packed for one kernel call.
+
+    Records in the plain form (``_plain_fields``) are packed in bulk; every other
+    record, and a plain one whose cards do not all decode, goes through
+    ``parse_record``, which accepts it or names the first thing wrong with it.
+    """
+
+    def __init__(self, numbers: Sequence[int], objects: list):
+        self.numbers = numbers
+        self.form_errors: dict[int, dict] = {}  # block position -> output of a record refused before replay
+        plain = [_plain_fields(obj) for obj in objects]
+        self.batch = batch = _ReplayBatch(len(objects))
+        cards_ok = batch.put_plain_cards([i for i, fields in enumerate(plain) if fields is not None],
+                                         [fields for fields in plain if fields is not None])
+        for i, obj in enumerate(objects):
+            fields = plain[i]
+            if fields is not None and cards_ok[i]:
+                batch.add(i, fields)
+            elif isinstance(obj, _BadJson):
+                self.form_errors[i] = {"line": numbers[i], "ok": False, "kind": "bad_json",
+                                       "error": f"line is not JSON: {obj.message}"}
+            else:
+                try:
+                    p = parse_record(obj)
+                except (RecordError, RulesError) as exc:
+                    self.form_errors[i] = {"line": numbers[i], **_form_error(exc)}
+                    continue
+                batch.put_cards(i, p.hand_types, p.play)
+                batch.add(i, _RecordFields(RecordTerms(p.rules, p.contract, p.declarer), p.dealer,
+                                           p.compulsory, p.poverty, len(p.play), p.calls))
+        batch.pack()
+
+    def outputs(self, res: np.ndarray, items: np.ndarray, err: np.ndarray) -> list[dict]:
+        """One output per record of the block, in order, given the kernel's answer for the replayed ones."""
+        with _no_gc():
+            numbers = self.numbers
+            outputs: list[dict | None] = [None] * len(numbers)
+            for i, out in self.form_errors.items():
+                outputs[i] = out
+            res_rows, points, failed = res.tolist(), points_lists(items), err[:, 0].tolist()
+            for row, i in enumerate(self.batch.positions):
+                terms = self.batch.rows[row].terms
+                if failed[row]:
+                    outputs[i] = {"line": numbers[i], **error_output(terms, err[row])}
+                else:
+                    outputs[i] = {"line": numbers[i], **result_output(terms, res_rows[row], points[row])}
+            return outputs
 
 
 def _form_error(exc: Exception) -> dict:
@@ -392,32 +493,197 @@ def _form_error(exc: Exception) -> dict:
     return out
 
 
-def score_lines(lines: Iterable[str]) -> Iterator[dict]:
-    """Score JSON Lines text; blank lines are skipped but keep their line numbers."""
-    numbered: list[tuple[int, object]] = []
-    with _no_gc():
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                numbered.append((number, orjson.loads(line)))
-            except orjson.JSONDecodeError as exc:
-                numbered.append((number, _BadJson(str(exc))))
-    good = [(n, o) for n, o in numbered if not isinstance(o, _BadJson)]
-    scored = score_objects([o for _, o in good])
-    by_number = {n: s for (n, _), s in zip(good, scored)}
-    for number, obj in numbered:
-        if isinstance(obj, _BadJson):
-            yield {"line": number, "ok": False, "kind": "bad_json", "error": f"line is not JSON: {obj.message}"}
+class _RecordFields(NamedTuple):
+    """A record's fields as ``parse_record`` packs them, except the cards (in ``_ReplayBatch``).
+
+    A plain record (``_plain_fields``) also carries its cards as text, to be decoded in bulk.
+    """
+
+    terms: RecordTerms
+    dealer: int
+    compulsory: bool
+    poverty: tuple
+    n_play: int
+    calls: list[tuple[int, int, int, int]]
+    hands_text: str = ""  # the four hands joined by single spaces
+    play_text: str = ""   # the play joined by single spaces
+
+
+def _plain_presets() -> dict[str, tuple[Rules, RecordTerms, int, int]]:
+    """Per preset name: its rules, the terms of a normal contract, chars of a hand text, cards of a deal."""
+    return {name: (rules, RecordTerms(rules, C_NORMAL, -1), 3 * rules.hand_size - 1, 4 * rules.hand_size)
+            for name, rules in PRESETS.items()}
+
+
+_PLAIN_PRESETS = _plain_presets()
+_NORMAL_CONTRACT = {"type": "normal"}
+
+
+def _plain_fields(obj) -> _RecordFields | None:
+    """The fields of a record in the plain form, or None for any other record.
+
+    Plain is the form the simulator writes: ``rules`` a preset name, ``hands`` four
+    strings of two-letter card names separated by single spaces, ``play`` a list of
+    two-letter names, and every other field valid. Card names are not looked at here
+    (``_ReplayBatch.put_plain_cards`` decodes them); anything unusual or wrong gives
+    None, and ``parse_record`` then decides, so that a plain record packs exactly as
+    ``parse_record`` would pack it and every error comes from ``parse_record``.
+    """
+    if type(obj) is not dict:
+        return None
+    try:
+        preset = _PLAIN_PRESETS.get(obj.get("rules", "ddv"))
+        if preset is None:
+            return None
+        rules, normal_terms, hand_chars, n_cards = preset
+        dealer = obj.get("dealer", 3)
+        hands = obj["hands"]
+        play = obj.get("play", [])
+        if (type(dealer) is not int or not 0 <= dealer <= 3 or type(hands) is not list or len(hands) != 4
+                or type(play) is not list or len(play) > n_cards):
+            return None
+        hands_text = " ".join(hands)
+        play_text = " ".join(play)
+        if (not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == hand_chars
+                or not hands_text.isascii() or len(play_text) != max(3 * len(play) - 1, 0)
+                or not play_text.isascii()):
+            return None
+        contract = obj.get("contract")
+        if contract is None or contract == _NORMAL_CONTRACT:
+            terms, compulsory, poverty = normal_terms, False, ()
         else:
-            out = by_number[number]
-            out["line"] = number
-            yield out
+            code, declarer, compulsory, poverty = _parse_contract(contract, rules)
+            terms = RecordTerms(rules, code, declarer)
+    except (KeyError, TypeError, RecordError):  # a missing field, a hand or card that is no string, ...
+        return None
+    calls = _plain_calls(obj.get("announcements"), n_cards - 1)
+    if calls is None:
+        return None
+    return _RecordFields(terms, dealer, compulsory, poverty, len(play), calls, hands_text, play_text)
 
 
-class _BadJson:
-    def __init__(self, message: str):
-        self.message = message
+def _plain_calls(raw, max_index: int) -> list[tuple[int, int, int, int]] | None:
+    """What ``_parse_calls`` returns for valid announcements, None for anything it might refuse."""
+    if raw is None:
+        return []
+    if type(raw) is not list or len(raw) > MAX_CALLS:
+        return None
+    calls = []
+    last = 0
+    try:
+        for a in raw:
+            if type(a) is not dict:
+                return None
+            seat = a["seat"]
+            k = a["cards_played"]
+            level, side = CALL_LEVEL[a["call"]]
+            if type(seat) is not int or not 0 <= seat <= 3 or type(k) is not int or not last <= k <= max_index:
+                return None
+            last = k
+            calls.append((k, seat, level, side))
+    except (KeyError, TypeError):  # a missing field, or a call that is no call name
+        return None
+    return calls
+
+
+def _two_letter_table() -> np.ndarray:
+    """Card type of every two-byte card name (as _TOKEN_TYPES spells them), -1 for other pairs."""
+    table = np.full((256, 256), -1, dtype=np.int8)
+    for token, t in _TOKEN_TYPES.items():
+        if len(token) == 2:
+            table[ord(token[0]), ord(token[1])] = t
+    return table
+
+
+_TWO_LETTER_TYPES = _two_letter_table()
+_SECTION_CHARS = 3 * 48 - 1  # 48 two-letter names and their separating spaces
+
+
+class _ReplayBatch:
+    """The input arrays of ``replay_batch`` for a block of records, filled record by record.
+
+    Rows are put at the record's position in the block; ``add`` marks a position as
+    one to replay, and ``replay`` runs the marked ones in the order added.
+    """
+
+    def __init__(self, capacity: int):
+        self.hand_types = np.zeros((capacity, 48), dtype=np.int64)
+        self.plays = np.zeros((capacity, 48), dtype=np.int64)  # physical cards: 2 * type (first copy)
+        self.positions: list[int] = []
+        self.rows: list[_RecordFields] = []
+
+    def put_plain_cards(self, positions: list[int], plain: list[_RecordFields]) -> np.ndarray:
+        """Decode the card texts of plain records into the card arrays, all at once.
+
+        Returns a boolean per block position: True where a plain record's cards all
+        decoded (its hands and play are then in place).
+        """
+        ok = np.zeros(self.hand_types.shape[0], dtype=bool)
+        if not positions:
+            return ok
+        texts = []
+        for fields in plain:
+            texts.append(fields.hands_text.ljust(_SECTION_CHARS))
+            texts.append(fields.play_text.ljust(_SECTION_CHARS))
+        # every name takes 3 bytes: its two letters and a space
+        chars = np.frombuffer((" ".join(texts) + " ").encode("ascii"), dtype=np.uint8).reshape(len(plain), 96, 3)
+        types = _TWO_LETTER_TYPES[chars[:, :, 0], chars[:, :, 1]]
+        slot = np.arange(48)
+        n_hand = (np.array([len(f.hands_text) for f in plain]) + 1) // 3
+        n_play = np.array([f.n_play for f in plain])
+        used = np.concatenate([slot < n_hand[:, None], slot < n_play[:, None]], axis=1)
+        decoded = ((types >= 0) | ~used).all(axis=1) & (chars[:, :, 2] == ord(" ")).all(axis=1)
+        types = np.where(used, types, 0).astype(np.int64)
+        self.hand_types[positions] = types[:, :48]
+        self.plays[positions] = 2 * types[:, 48:]
+        ok[positions] = decoded
+        return ok
+
+    def put_cards(self, position: int, hand_types: bytes, play: bytes):
+        """Put one packed record's hands and play (card types) at ``position``."""
+        self.hand_types[position] = 0
+        self.hand_types[position, :len(hand_types)] = np.frombuffer(hand_types, dtype=np.uint8)
+        self.plays[position] = 0
+        self.plays[position, :len(play)] = 2 * np.frombuffer(play, dtype=np.uint8).astype(np.int64)
+
+    def add(self, position: int, fields: _RecordFields):
+        """Mark the record at ``position`` (cards already put) for replay with these fields."""
+        self.positions.append(position)
+        self.rows.append(fields)
+
+    def pack(self):
+        """Turn what was added into the kernel's input arrays (call once, after the last ``add``)."""
+        rows = self.rows
+        n = len(rows)
+        scalars = np.array([(f.dealer, f.terms.contract, f.terms.declarer, f.compulsory, f.n_play, len(f.calls))
+                            for f in rows], dtype=np.int64).reshape(n, 6).T.copy()
+        dealer, contract, declarer, compulsory, n_play, n_calls = scalars
+        calls = np.zeros((n, MAX_CALLS, 4), dtype=np.int64)
+        listed = [call for f in rows if f.calls for call in f.calls]
+        if listed:
+            first_of_row = np.cumsum(n_calls) - n_calls
+            call_row = np.repeat(np.arange(n), n_calls)
+            calls[call_row, np.arange(len(listed)) - first_of_row[call_row]] = listed
+        poverty = np.zeros((n, 8), dtype=np.int64)
+        for row, f in enumerate(rows):
+            if f.poverty:
+                poverty[row, :len(f.poverty)] = f.poverty
+        rule_index: dict[int, int] = {}  # by id: the rows hold the Rules objects until the end of this call
+        rule_of_row = [rule_index.setdefault(id(f.terms.rules), len(rule_index)) for f in rows]
+        distinct = {id(f.terms.rules): f.terms.rules for f in rows}
+        rules = np.array([distinct[key].packed() for key in rule_index], dtype=np.int64).reshape(-1, R_LEN)
+        self._inputs = (self.hand_types[self.positions], dealer, contract, declarer, compulsory, poverty,
+                        self.plays[self.positions], n_play, calls, n_calls, rules[rule_of_row])
+
+    def replay(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Replay the packed records through the kernels; (res, items, err), a row per record."""
+        n = len(self.positions)
+        res = np.zeros((n, RES_LEN), dtype=np.int64)
+        items = np.zeros((n, 2, N_ITEMS), dtype=np.int64)
+        err = np.zeros((n, ERR_LEN), dtype=np.int64)
+        if n:
+            replay_batch(*self._inputs, items, res, err)
+        return res, items, err
 
 
 def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules: Rules,

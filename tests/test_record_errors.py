@@ -291,3 +291,73 @@ def test_score_lines_numbers_lines_and_skips_blank(e2, e3):
     assert [o["ok"] for o in outs] == [True, False, True]
     assert outs[1]["kind"] == "bad_json"
     assert outs[2]["winner"] == "re" and outs[2]["game_value"] == 1
+
+
+# ------------------------------------------------------------------ fast path and blocks
+def _record_variants(e2, e3):
+    """Valid and broken records in many spellings: plain (as the simulator writes them) and not."""
+    variants = [record(e2), record(e3), record(e2, announcements=[ann(1, "re", 0)])]
+    for base in (record(e2), record(e3)):
+        hands = base["hands"]
+        spelled = {
+            "lower case": dict(base, hands=[h.lower() for h in hands], play=[c.lower() for c in base["play"]]),
+            "10 for T": dict(base, play=[c.replace("T", "10") for c in base["play"]]),
+            "hands as lists": dict(base, hands=[h.split() for h in hands]),
+            "tab in a hand": dict(base, hands=[hands[0].replace(" ", "\t", 1), *hands[1:]]),
+            "double space": dict(base, hands=[hands[0].replace(" ", "  ", 1), *hands[1:]]),
+            "card glued": dict(base, hands=[hands[0].replace(" ", "", 1), *hands[1:]]),
+            "unknown card in hand": dict(base, hands=[hands[0].replace(hands[0][:2], "XX", 1), *hands[1:]]),
+            "unknown card in play": dict(base, play=["ZZ", *base["play"][1:]]),
+            "two cards in one token": dict(base, play=[base["play"][0] + " " + base["play"][1], *base["play"][2:]]),
+            "a number as card": dict(base, play=[7, *base["play"][1:]]),
+            "umlaut": dict(base, play=["Ä" + base["play"][0][1], *base["play"][1:]]),
+            "short play": dict(base, play=base["play"][:17]),
+            "no play": dict(base, play=[]),
+            "too much play": dict(base, play=base["play"] + ["QC"]),
+            "rules object": dict(base, rules={"preset": "ddv"}),
+            "rules null": dict(base, rules=None),
+            "unknown preset": dict(base, rules="nope"),
+            "sharp rules": dict(base, rules="sharp"),
+            "dealer true": dict(base, dealer=True),
+            "dealer text": dict(base, dealer="1"),
+            "no hands": {k: v for k, v in base.items() if k != "hands"},
+            "three hands": dict(base, hands=hands[:3]),
+            "contract null": dict(base, contract=None),
+            "contract list": dict(base, contract=[]),
+            "solo": dict(base, contract={"type": "solo", "kind": "queens", "seat": 1}),
+            "bad solo": dict(base, contract={"type": "solo", "kind": "kings", "seat": 1}),
+            "call seat text": dict(base, announcements=[{"seat": "0", "call": "re", "cards_played": 0}]),
+            "call unknown": dict(base, announcements=[{"seat": 0, "call": "contra", "cards_played": 0}]),
+            "call as list": dict(base, announcements=[["re"]]),
+            "calls out of order": dict(base, announcements=[ann(0, "re", 5), ann(0, "no90", 2)]),
+            "call too late index": dict(base, announcements=[ann(0, "re", 48)]),
+            "too many calls": dict(base, announcements=[ann(0, "re", 0)] * 17),
+        }
+        variants += spelled.values()
+    return variants
+
+
+def test_the_plain_fast_path_changes_no_output(e2, e3, oracle_lines, monkeypatch):
+    """Plain records are packed in bulk; every output equals the one of parse_record's path."""
+    import dokosim.records as records
+    objects = _record_variants(e2, e3) + [line["record"] for _, line in oracle_lines]
+    fast = score_objects(objects)
+    assert sum(records._plain_fields(obj) is not None for obj in objects) > len(objects) // 2
+    monkeypatch.setattr(records, "_plain_fields", lambda obj: None)
+    assert score_objects(objects) == fast
+    assert json.dumps(score_objects(objects)) == json.dumps(fast)  # same key order too
+
+
+def test_blocks_keep_order_and_line_numbers(e2, e3, monkeypatch):
+    """Scoring in blocks gives the same outputs, line numbers and order as one block."""
+    import dokosim.records as records
+    lines = [json.dumps(r) for r in _record_variants(e2, e3)]
+    lines[3:3] = ["", "{broken", "   ", "[1]"]
+    whole = list(score_lines(lines))
+    objects = [json.loads(r) for r in lines[:3] + lines[7:]]
+    whole_objects = score_objects(objects)
+    monkeypatch.setattr(records, "BLOCK_RECORDS", 3)
+    assert list(score_lines(lines)) == whole
+    assert [o["line"] for o in whole] == [n for n, x in enumerate(lines, 1) if x.strip()]
+    assert [o["kind"] for o in whole[3:5]] == ["bad_json", "bad_json"]
+    assert score_objects(objects) == whole_objects

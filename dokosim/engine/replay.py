@@ -5,11 +5,10 @@ card by card and call by call with the same functions the simulator uses, and
 reports the first rule it breaks.
 """
 import numpy as np
-from numba import prange
 
 from ..cards import C_MARRIAGE, C_POVERTY, C_SOLO_BASE
 from .bits import popcount
-from .jit import kernel, parallel_kernel
+from .jit import kernel
 from .layout import (
     E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_NOT_THE_PACK, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN,
     R_POVERTY, R_SOLO_MASK,
@@ -130,22 +129,24 @@ def replay_one(hand_types, dealer, contract, declarer, compulsory, poverty_in, p
         score_deal(st, plays, play_seat, trick_winner, items, res)
 
 
-@parallel_kernel
+@kernel
 def replay_batch(hand_types, dealer, contract, declarer, compulsory, poverty_in, plays_in, n_play,
                  calls, n_calls, rules, items, res, err):
-    """Replay many records in parallel; outputs are indexed like the inputs."""
-    n = hand_types.shape[0]
-    n_chunks = min(n, 64)
-    for chunk in prange(n_chunks):
-        st = np.zeros(ST_LEN, dtype=np.int64)
-        hands = np.zeros(4, dtype=np.int64)
-        plays = np.zeros(48, dtype=np.int64)
-        play_seat = np.zeros(48, dtype=np.int64)
-        trick_winner = np.zeros(12, dtype=np.int64)
-        power = np.zeros(48, dtype=np.int64)
-        fclass = np.zeros(48, dtype=np.int64)
-        cmask = np.zeros(5, dtype=np.int64)
-        for r in range(chunk, n, n_chunks):
-            replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], poverty_in[r],
-                       plays_in[r], n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays,
-                       play_seat, trick_winner, power, fclass, cmask, items[r], res[r], err[r])
+    """Replay many records, one after the other on the calling thread; outputs are indexed like the inputs.
+
+    Serial on purpose: the scorer calls it a block of records at a time and runs it
+    while it parses the next block (the kernel releases the GIL); threads inside the
+    kernel would only add start-up and waiting per block on a busy machine.
+    """
+    st = np.zeros(ST_LEN, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    plays = np.zeros(48, dtype=np.int64)
+    play_seat = np.zeros(48, dtype=np.int64)
+    trick_winner = np.zeros(12, dtype=np.int64)
+    power = np.zeros(48, dtype=np.int64)
+    fclass = np.zeros(48, dtype=np.int64)
+    cmask = np.zeros(5, dtype=np.int64)
+    for r in range(hand_types.shape[0]):
+        replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], poverty_in[r],
+                   plays_in[r], n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays,
+                   play_seat, trick_winner, power, fclass, cmask, items[r], res[r], err[r])
