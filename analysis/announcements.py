@@ -13,8 +13,8 @@ eyes taken so far by the seats it knows to be on either side, calls so far, card
 logistic regression of "made good without the call" (the win for Re/Kontra; the opponents
 under 90/60/30 eyes; the opponents without a trick for schwarz), cross-fitted on two halves of
 the deals so that no probe is scored by a model fitted on it. Probes are binned by that
-estimate; the break-even point is where a straight line fitted to gain against the estimate
-crosses zero, with a 95% bootstrap interval. The scoring alone puts it at 1/2 for Re/Kontra
+estimate; the break-even point is where the mean gain against the estimate crosses zero (locally, between the two bins around the sign change), with a 95% bootstrap
+interval. The scoring alone puts it at 1/2 for Re/Kontra
 and 8/9, 11/12, 14/15, 17/18 for the denials (if calling changed nothing else).
 
 Writes to results/announcements/: by_chance.{md,csv} (per level and bin: probes, mean
@@ -38,7 +38,8 @@ LEVEL_LABEL = {1: "Re/Kontra", 2: "no 90", 3: "no 60", 4: "no 30", 5: "schwarz"}
 THEORY = {1: 1 / 2, 2: 8 / 9, 3: 11 / 12, 4: 14 / 15, 5: 17 / 18}
 FEATURES = ("cards_played", "trumps", "top_trumps", "plain_aces", "plain_tens", "voids", "eyes_own",
             "eyes_opp", "partner_known", "level_own", "level_opp", "side")
-BIN_EDGES = np.linspace(0.0, 1.0, 11)
+BIN_EDGES = np.linspace(0.0, 1.0, 21)
+MIN_BIN = 100  # bins with fewer probes are not used for the crossing nor drawn
 BOOTSTRAP = 400
 
 
@@ -69,23 +70,41 @@ def cross_fitted_chance(df: pl.DataFrame) -> tuple[np.ndarray, float, float, flo
     return (chance, *auc(y, chance))
 
 
-def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, float, float, float]:
-    """Where the line gain = a + b * chance crosses zero, with a 95% bootstrap interval over
-    probes; and the slope b. NaN when the line does not rise."""
-    def crossing(c, g):
-        b, a = np.polyfit(c, g, 1)
-        return (-a / b if b > 0 else float("nan")), b
-    point, slope = crossing(chance, gain)
+def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, float, float, str]:
+    """Where the mean gain crosses from below zero to above it, as the estimated chance rises.
+
+    The gain is not linear in the chance (a denial that fails costs most where the side would
+    have won without it), so the crossing is found locally: the highest pair of neighbouring
+    bins (each with at least MIN_BIN probes) whose mean gains go from negative to positive; a
+    line fitted to the probes of those two bins gives the point, and a bootstrap over those
+    probes its 95% interval. Returns (point, lo, hi, note); NaN with a note when the mean gain
+    never crosses zero within the data.
+    """
+    bins = np.clip(np.digitize(chance, BIN_EDGES) - 1, 0, len(BIN_EDGES) - 2)
+    counts = np.bincount(bins, minlength=len(BIN_EDGES) - 1)
+    sums = np.bincount(bins, weights=gain, minlength=len(BIN_EDGES) - 1)
+    full = np.flatnonzero(counts >= MIN_BIN)
+    if full.size == 0:
+        return float("nan"), float("nan"), float("nan"), "too few probes"
+    means = sums[full] / counts[full]
+    crossing = [j for j in range(len(full) - 1) if means[j] < 0 <= means[j + 1]]
+    if not crossing:
+        top = BIN_EDGES[full[-1] + 1]
+        if (means < 0).all():
+            return float("nan"), float("nan"), float("nan"), f"never pays up to chance {top:.2f}"
+        return float("nan"), float("nan"), float("nan"), "pays at every chance seen"
+    j = crossing[-1]
+    sel = (bins == full[j]) | (bins == full[j + 1])
+    c, g = chance[sel], gain[sel]
+
+    def zero(ci, gi):
+        b, a = np.polyfit(ci, gi, 1)
+        return -a / b if b > 0 else float("nan")
+    point = zero(c, g)
     rng = np.random.default_rng(seed)
-    boots = []
-    for _ in range(BOOTSTRAP):
-        i = rng.integers(0, chance.size, chance.size)
-        boots.append(crossing(chance[i], gain[i])[0])
-    boots = np.array(boots)
-    if np.isnan(point) or np.isnan(boots).mean() > 0.025:
-        return point, float("nan"), float("nan"), slope
+    boots = np.array([zero(c[i], g[i]) for i in (rng.integers(0, c.size, c.size) for _ in range(BOOTSTRAP))])
     lo, hi = np.nanpercentile(boots, [2.5, 97.5])
-    return point, float(lo), float(hi), slope
+    return float(point), float(lo), float(hi), f"between bins {BIN_EDGES[full[j]]:.2f} and {BIN_EDGES[full[j + 1] + 1]:.2f}"
 
 
 def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame, dict]:
@@ -107,11 +126,11 @@ def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame,
                      "made_good": float(s), "made_good_lo": float(s_lo), "made_good_hi": float(s_hi),
                      "mean_gain": g, "gain_lo": g_lo, "gain_hi": g_hi})
     table = pl.DataFrame(rows)
-    point, lo, hi, slope = break_even(chance, gain, seed + level)
+    point, lo, hi, how = break_even(chance, gain, seed + level)
     g_all, g_all_lo, g_all_hi = mean_ci(gain)
     summary = {"level": LEVEL_LABEL[level], "probes": df.height, "break_even": point,
                "break_even_lo": lo, "break_even_hi": hi, "scoring_alone": THEORY[level],
-               "gain_slope": slope, "mean_gain": g_all, "mean_gain_lo": g_all_lo,
+               "crossing": how, "mean_gain": g_all, "mean_gain_lo": g_all_lo,
                "mean_gain_hi": g_all_hi, "made_good_without": float(success.mean()),
                "opp_called_more_with": float((df["level_opp_with"] > df["level_opp_without"]).mean()),
                "model_auc": auc_value, "model_auc_lo": auc_lo, "model_auc_hi": auc_hi}
@@ -142,13 +161,14 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
             "gain: mean with a 95% normal interval.")
     write_table(by_chance, out / "by_chance", "Gain of a call by the caller's estimated chance", note)
     write_table(summary, out / "break_even", "Break-even chance of each call: measured and from the "
-                "scoring alone", note + " break_even: where a line fitted to gain against the estimated "
-                f"chance crosses 0 (95% bootstrap interval, {BOOTSTRAP} resamples; empty when the "
-                "line does not cross inside the data). model_auc: how well the estimate ranks the "
+                "scoring alone", note + " break_even: where the mean gain crosses 0 from below as the "
+                f"estimated chance rises (bins of 0.05 with >= {MIN_BIN} probes; a line fitted to the "
+                f"probes of the two bins around the crossing; 95% bootstrap interval, {BOOTSTRAP} "
+                "resamples); `crossing` says where, or why there is none. model_auc: how well the estimate ranks the "
                 "probes (95% Hanley-McNeil interval).")
     if charts:
         _chart(by_chance, summary, out, f"{deals:,} deals per level, strategy '{strategy}', rules "
-               f"{rules_label(RULES)}, seed {seed}; bands: 95% intervals; bins with >= 30 probes")
+               f"{rules_label(RULES)}, seed {seed}; bands: 95% intervals; bins with >= {MIN_BIN} probes")
     return {"by_chance": by_chance, "break_even": summary, "frames": frames}
 
 
@@ -157,7 +177,7 @@ def _chart(by_chance: pl.DataFrame, summary: pl.DataFrame, out, foot: str) -> No
     fig, axes = p.subplots(1, len(LEVELS), figsize=(17, 4.2), sharey=False)
     for ax, level in zip(axes, LEVELS):
         label = LEVEL_LABEL[level]
-        g = by_chance.filter((pl.col("level") == label) & (pl.col("probes") >= 30))
+        g = by_chance.filter((pl.col("level") == label) & (pl.col("probes") >= MIN_BIN))
         row = summary.filter(pl.col("level") == label).row(0, named=True)
         if g.height:
             x = g["mean_chance"].to_numpy()

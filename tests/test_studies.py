@@ -140,3 +140,37 @@ def test_advise_marriage_and_poverty_options():
     poor = parse_hand("QC QC AS AS TS KS 9S AH AH KH 9H 9C", club)  # 2 trumps, both QC
     assert options(poor, club)[-2:] == ["marriage", "poverty"]
     assert "poverty" not in options(poor, rules_from_object("ddv"))
+
+
+# ------------------------------------------------------------------ announcements
+@pytest.fixture(scope="module")
+def announcements(tmp_path_factory):
+    from analysis import announcements as ann
+    return ann.run(deals=20_000, strategy="simple", seed=4, quiet=True, charts=False,
+                   results=tmp_path_factory.mktemp("results"))
+
+
+def test_announcements_tables(announcements):
+    summary = announcements["break_even"]
+    assert summary["level"].to_list() == ["Re/Kontra", "no 90", "no 60", "no 30", "schwarz"]
+    assert (summary["probes"] > 1000).all()
+    assert summary["scoring_alone"].to_list() == pytest.approx([1 / 2, 8 / 9, 11 / 12, 14 / 15, 17 / 18])
+
+
+def test_re_kontra_gain_rises_and_breaks_even_near_the_middle(announcements):
+    """Calling Re/Kontra costs with a poor chance and pays with a good one; the break-even
+    chance lies well inside (0, 1)."""
+    g = announcements["by_chance"].filter((pl.col("level") == "Re/Kontra") & (pl.col("probes") >= 100))
+    assert g["gain_hi"][0] < 0 < g["gain_lo"][-1]
+    row = announcements["break_even"].row(0, named=True)
+    assert 0.35 < row["break_even_lo"] <= row["break_even"] <= row["break_even_hi"] < 0.75
+
+
+def test_announcement_chance_is_calibrated(announcements):
+    """The cross-fitted estimate matches the observed made-good rate bin by bin (4 standard
+    errors plus 0.03 for the model's own misfit)."""
+    g = announcements["by_chance"].filter(pl.col("probes") >= 200)
+    assert g.height >= 10
+    p = g["made_good"].to_numpy()
+    se = np.sqrt(np.maximum(p * (1 - p), 0.01) / g["probes"].to_numpy())
+    assert (np.abs(p - g["mean_chance"].to_numpy()) < 4 * se + 0.03).all(), g
