@@ -76,8 +76,8 @@ def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, 
     The gain is not linear in the chance (a denial that fails costs most where the side would
     have won without it), so the crossing is found locally: the highest pair of neighbouring
     bins (each with at least MIN_BIN probes) whose mean gains go from negative to positive; a
-    line fitted to the probes of those two bins gives the point, and a bootstrap over those
-    probes its 95% interval. Returns (point, lo, hi, note); NaN with a note when the mean gain
+    line fitted to the probes of those two bins and the next bin on each side gives the point,
+    and a bootstrap over those probes its 95% interval. Returns (point, lo, hi, note); NaN with a note when the mean gain
     never crosses zero within the data.
     """
     bins = np.clip(np.digitize(chance, BIN_EDGES) - 1, 0, len(BIN_EDGES) - 2)
@@ -94,7 +94,8 @@ def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, 
             return float("nan"), float("nan"), float("nan"), f"never pays up to chance {top:.2f}"
         return float("nan"), float("nan"), float("nan"), "pays at every chance seen"
     j = crossing[-1]
-    sel = (bins == full[j]) | (bins == full[j + 1])
+    window = full[max(j - 1, 0):j + 3]  # the two bins around the sign change and one more each side
+    sel = np.isin(bins, window)
     c, g = chance[sel], gain[sel]
 
     def zero(ci, gi):
@@ -104,7 +105,9 @@ def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, 
     rng = np.random.default_rng(seed)
     boots = np.array([zero(c[i], g[i]) for i in (rng.integers(0, c.size, c.size) for _ in range(BOOTSTRAP))])
     lo, hi = np.nanpercentile(boots, [2.5, 97.5])
-    return float(point), float(lo), float(hi), f"between bins {BIN_EDGES[full[j]]:.2f} and {BIN_EDGES[full[j + 1] + 1]:.2f}"
+    return (float(point), float(lo), float(hi),
+            f"sign change in {BIN_EDGES[full[j]]:.2f}-{BIN_EDGES[full[j + 1] + 1]:.2f}, "
+            f"line fitted on {BIN_EDGES[window[0]]:.2f}-{BIN_EDGES[window[-1] + 1]:.2f}")
 
 
 def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame, dict]:
@@ -163,7 +166,7 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
     write_table(summary, out / "break_even", "Break-even chance of each call: measured and from the "
                 "scoring alone", note + " break_even: where the mean gain crosses 0 from below as the "
                 f"estimated chance rises (bins of 0.05 with >= {MIN_BIN} probes; a line fitted to the "
-                f"probes of the two bins around the crossing; 95% bootstrap interval, {BOOTSTRAP} "
+                f"probes of the two bins around the sign change and the next bin on each side; 95% bootstrap interval, {BOOTSTRAP} "
                 "resamples); `crossing` says where, or why there is none. model_auc: how well the estimate ranks the "
                 "probes (95% Hanley-McNeil interval).")
     if charts:
