@@ -111,7 +111,7 @@ def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, 
 
 
 def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame, dict]:
-    """The binned table and the break-even row of one call level."""
+    """The binned table and the break-even rows of one call level (Re/Kontra: also per side)."""
     chance, auc_value, auc_lo, auc_hi = cross_fitted_chance(df)
     gain = (df["score_with"] - df["score_without"]).cast(pl.Float64).to_numpy()
     success = df["success_without"].to_numpy().astype(float)
@@ -129,15 +129,23 @@ def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame,
                      "made_good": float(s), "made_good_lo": float(s_lo), "made_good_hi": float(s_hi),
                      "mean_gain": g, "gain_lo": g_lo, "gain_hi": g_hi})
     table = pl.DataFrame(rows)
-    point, lo, hi, how = break_even(chance, gain, seed + level)
-    g_all, g_all_lo, g_all_hi = mean_ci(gain)
-    summary = {"level": LEVEL_LABEL[level], "probes": df.height, "break_even": point,
-               "break_even_lo": lo, "break_even_hi": hi, "scoring_alone": THEORY[level],
-               "crossing": how, "mean_gain": g_all, "mean_gain_lo": g_all_lo,
-               "mean_gain_hi": g_all_hi, "made_good_without": float(success.mean()),
-               "opp_called_more_with": float((df["level_opp_with"] > df["level_opp_without"]).mean()),
-               "model_auc": auc_value, "model_auc_lo": auc_lo, "model_auc_hi": auc_hi}
-    return table, summary
+
+    def summary_row(label, sel):
+        point, lo, hi, how = break_even(chance[sel], gain[sel], seed + level)
+        g_all, g_all_lo, g_all_hi = mean_ci(gain[sel])
+        opp_more = (df["level_opp_with"] > df["level_opp_without"]).to_numpy()[sel]
+        return {"level": label, "probes": int(sel.sum()), "break_even": point,
+                "break_even_lo": lo, "break_even_hi": hi, "scoring_alone": THEORY[level],
+                "crossing": how, "mean_gain": g_all, "mean_gain_lo": g_all_lo,
+                "mean_gain_hi": g_all_hi, "made_good_without": float(success[sel].mean()),
+                "opp_called_more_with": float(opp_more.mean()),
+                "model_auc": auc_value, "model_auc_lo": auc_lo, "model_auc_hi": auc_hi}
+    summaries = [summary_row(LEVEL_LABEL[level], np.ones(df.height, dtype=bool))]
+    if level == 1:  # Re and Kontra apart: a Kontra call also hands Re the 120:120 tie
+        side = df["side"].to_numpy()
+        summaries += [summary_row("Re/Kontra: Re side", side == 0),
+                      summary_row("Re/Kontra: Kontra side", side == 1)]
+    return table, summaries
 
 
 def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts=True, **sim) -> dict:
@@ -151,9 +159,9 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
         say(quiet, f"announcements: {LEVEL_LABEL[level]}, {deals} deals")
         df = probe_calls(deals, level, seed, RULES, strategy, quiet=quiet)
         frames[level] = df
-        table, summary = level_tables(df, level, seed)
+        table, rows = level_tables(df, level, seed)
         tables.append(table)
-        summaries.append(summary)
+        summaries += rows
     by_chance = pl.concat(tables)
     summary = pl.DataFrame(summaries)
     note = (f"{deals:,} deals per call level (seed {seed}), strategy `{strategy}` at every seat, "

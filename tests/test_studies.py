@@ -152,9 +152,11 @@ def announcements(tmp_path_factory):
 
 def test_announcements_tables(announcements):
     summary = announcements["break_even"]
-    assert summary["level"].to_list() == ["Re/Kontra", "no 90", "no 60", "no 30", "schwarz"]
+    assert summary["level"].to_list() == ["Re/Kontra", "Re/Kontra: Re side", "Re/Kontra: Kontra side",
+                                          "no 90", "no 60", "no 30", "schwarz"]
     assert (summary["probes"] > 1000).all()
-    assert summary["scoring_alone"].to_list() == pytest.approx([1 / 2, 8 / 9, 11 / 12, 14 / 15, 17 / 18])
+    assert summary["scoring_alone"].to_list() == pytest.approx([1 / 2, 1 / 2, 1 / 2, 8 / 9, 11 / 12,
+                                                               14 / 15, 17 / 18])
 
 
 def test_re_kontra_gain_rises_and_breaks_even_near_the_middle(announcements):
