@@ -22,7 +22,7 @@ from ..cards import (
     C_MARRIAGE, C_NORMAL, C_POVERTY, CLASS_MASK, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
-from ..engine.jit import inline_kernel, kernel
+from ..engine.jit import decision_kernel, inline_kernel, kernel
 from ..engine.layout import (
     P_CLARIFIED, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE,
     P_MARRIAGE_SEAT, P_NPLAYED, P_SCHEME, P_SOLOIST, P_TRICK, R_DULLE, RES_HEALTHY,
@@ -92,7 +92,7 @@ def reserve(seat, hand, options, pub, rules, params, rng):
     return choose_reservation(seat, hand, options, pub, params)
 
 
-@kernel
+@decision_kernel
 def choose_reservation(seat, hand, options, pub, params):
     leads = 1 if (pub[P_DEALER] + 1) & 3 == seat else 0
     best = RES_HEALTHY
@@ -185,7 +185,7 @@ def poverty_return(hand):
 
 
 # ---------------------------------------------------------------- calls
-@kernel
+@decision_kernel
 def side_eyes(seat, pub, plays, play_seat, trick_winner, partners):
     """(eyes won by this seat's side, eyes won by the others) in finished tricks."""
     ours = 0
@@ -207,7 +207,7 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     return choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, params)
 
 
-@kernel
+@decision_kernel
 def choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, params):
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
     partners, opps = teams(seat, hand, pub, qc)
@@ -279,7 +279,7 @@ def keep_value(c, unseen, sch, power, fclass, cmask):
     return 0.0
 
 
-@kernel
+@decision_kernel
 def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
                 unseen, voids, partners, opps):
     n = pub[P_NPLAYED]
@@ -389,7 +389,7 @@ def lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, l
     return v, p
 
 
-@kernel
+@decision_kernel
 def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
               unseen, voids, partners, opps):
     sch = ranking(pub, power)
@@ -516,7 +516,7 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params)
 
 
-@kernel
+@decision_kernel
 def choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params):
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
     unseen = ALL & ~played & ~hand
