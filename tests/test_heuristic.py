@@ -168,3 +168,14 @@ def test_heuristic_beats_simple():
     diff = ((sa[:, 0] + sa[:, 2] - sa[:, 1] - sa[:, 3]) + (sb[:, 1] + sb[:, 3] - sb[:, 0] - sb[:, 2])) / 4
     se = diff.std(ddof=1) / np.sqrt(n)
     assert diff.mean() - 3 * se > 0, (diff.mean(), se)
+
+
+def test_unseen_cards_come_from_the_pack_in_use():
+    """Without nines the pack has 40 cards: counting the nines as unseen sent heuristic's
+    probability table (built for at most 36 unseen cards) out of bounds and let pimc deal nines."""
+    from dokosim.cards import NINES_MASK
+    from dokosim.rules import rules_from_object
+    from dokosim.strategies.cardcount import deck_cards
+    sharp = deck_cards(rules_from_object("sharp").packed())
+    assert bin(sharp).count("1") == 40 and sharp & int(NINES_MASK) == 0
+    assert deck_cards(rules_from_object("ddv").packed()) == 2**48 - 1

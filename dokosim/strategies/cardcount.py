@@ -18,16 +18,18 @@ from math import comb
 import numpy as np
 
 from ..cards import (
-    C_MARRIAGE, C_POVERTY, CLASS_MASK, EYES, FOLLOW_CLASS, POWER, T_9D, T_AD, T_JC, T_KD, T_QC, T_TH, TRUMP,
+    C_MARRIAGE, C_POVERTY, CLASS_MASK, EYES, FOLLOW_CLASS, NINES_MASK, POWER, T_9D, T_AD, T_JC, T_KD, T_QC,
+    T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     P_CLARIFIED, P_CONTRACT, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_MARRIAGE_SEAT,
-    P_NPLAYED, P_SCHEME, P_SOLOIST, P_TRICK,
+    P_NPLAYED, P_SCHEME, P_SOLOIST, P_TRICK, R_NO_NINES,
 )
 
 ALL = np.int64((1 << 48) - 1)
+DECK_NO_NINES = np.int64(ALL & ~NINES_MASK)
 EVEN = np.int64(sum(1 << (2 * t) for t in range(24)))
 QC_MASK = np.int64(3 << (2 * T_QC))
 TH_MASK = np.int64(3 << (2 * T_TH))
@@ -68,6 +70,13 @@ for _s in range(7):
     for _i in range(_n):
         TOP_TRUMPS[_s] |= 3 << (2 * ORDER[_s, TRUMP, _i])
 del _s, _n, _i
+
+
+@inline_kernel
+def deck_cards(rules):
+    """The cards in the pack: all 48, or the 40 without nines under no_nines (the unseen cards
+    are counted from these: PNONE's table ends at 36 unseen)."""
+    return DECK_NO_NINES if rules[R_NO_NINES] else ALL
 
 
 @inline_kernel

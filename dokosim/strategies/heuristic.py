@@ -32,7 +32,7 @@ from ..engine.deal import NORMAL_TRUMPS
 from ..engine.play import best_offset
 from .common import EX_ACCEPT, EX_PASS, default_return
 from .cardcount import (
-    ALL, QC_MASK, SEATS, above, beats, cards_left, distinct, hand_features, model_logit,
+    QC_MASK, SEATS, above, beats, cards_left, deck_cards, distinct, hand_features, model_logit,
     p_partner_unknown, ranking, scan_plays, survive, teams,
 )
 
@@ -519,7 +519,7 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 @decision_kernel
 def choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params):
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    unseen = ALL & ~played & ~hand
+    unseen = deck_cards(rules) & ~played & ~hand
     partners, opps = teams(seat, hand, pub, qc)
     if pub[P_NPLAYED] & 3 == 0:
         return lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,

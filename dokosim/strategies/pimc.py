@@ -25,7 +25,7 @@ from ..engine.play import legal_mask, play_card
 from ..engine.rng import below
 from ..engine.scoring import score_deal
 from . import heuristic
-from .cardcount import ALL, QC_MASK, cards_left, distinct, scan_plays
+from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_plays
 
 NAME = "pimc"
 PARAMS = {
@@ -213,7 +213,7 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
     n = pub[P_NPLAYED]
     total = 4 * pub[P_HAND_SIZE]
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    unseen = ALL & ~played & ~hand
+    unseen = deck_cards(rules) & ~played & ~hand
     cap0 = np.zeros(4, dtype=np.int64)
     for s in range(4):
         cap0[s] = cards_left(pub, s) if s != seat else 0
