@@ -92,7 +92,9 @@ def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, 
         top = BIN_EDGES[full[-1] + 1]
         if (means < 0).all():
             return float("nan"), float("nan"), float("nan"), f"never pays up to chance {top:.2f}"
-        return float("nan"), float("nan"), float("nan"), "pays at every chance seen"
+        if (means >= 0).all():
+            return float("nan"), float("nan"), float("nan"), "pays at every chance seen"
+        return float("nan"), float("nan"), float("nan"), "crosses zero only from above"
     j = crossing[-1]
     window = full[max(j - 1, 0):j + 3]  # the two bins around the sign change and one more each side
     sel = np.isin(bins, window)
@@ -139,6 +141,8 @@ def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame,
                 "crossing": how, "mean_gain": g_all, "mean_gain_lo": g_all_lo,
                 "mean_gain_hi": g_all_hi, "made_good_without": float(success[sel].mean()),
                 "opp_called_more_with": float(opp_more.mean()),
+                "win_with": float(df["win_with"].to_numpy()[sel].mean()),
+                "win_without": float(df["win_without"].to_numpy()[sel].mean()),
                 "model_auc": auc_value, "model_auc_lo": auc_lo, "model_auc_hi": auc_hi}
     summaries = [summary_row(LEVEL_LABEL[level], np.ones(df.height, dtype=bool))]
     if level == 1:  # Re and Kontra apart: a Kontra call also hands Re the 120:120 tie

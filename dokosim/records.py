@@ -739,7 +739,8 @@ def dealt_hands(p: PackedRecord) -> np.ndarray:
 
 
 def replay_detail(obj) -> dict:
-    """Replay one record and return its output plus trick-by-trick detail, for ``show``."""
+    """Replay one record and return its output plus trick-by-trick detail, for ``show``
+    (``res``: the kernel's result row, RES_*; ``error``: its error kind, 0 for none)."""
     from .engine.layout import ST_LEN
     from .engine.play import contract_scheme
     from .engine.replay import replay_one
@@ -769,4 +770,5 @@ def replay_detail(obj) -> dict:
     n = int(res[RES_NPLAYED])  # describe_state fills res up to the first violation too
     return {"packed": p, "output": output, "hands": [int(h) for h in dealt_hands(p)], "plays": plays[:n].tolist(),
             "play_seat": play_seat[:n].tolist(), "trick_winner": trick_winner.tolist(),
-            "scheme": int(contract_scheme(p.contract)), "re_mask": int(res[RES_RE_MASK])}
+            "scheme": int(contract_scheme(p.contract)), "re_mask": int(res[RES_RE_MASK]),
+            "res": res, "error": int(err[0])}

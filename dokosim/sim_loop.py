@@ -580,6 +580,14 @@ PLAIN_TENS_NORMAL = _type_mask("TC", "TS")
 
 
 @inline_kernel
+def probe_window(level):
+    """How many moments (card indices from 0) a probe of ``level`` draws from: a first call of
+    that level must come while the caller holds at least 12 - level cards (card 4 * level + 3
+    at the latest); a Kontra answering Re may still say it holding 10 cards (card 11)."""
+    return 12 if level == 1 else 4 * level + 4
+
+
+@inline_kernel
 def call_made_good(level, side, res, n_tricks):
     """1 when ``side`` (0 Re, 1 Kontra) reached what a call of ``level`` promises: the win
     (Re/Kontra), the opponents under 90 / 60 / 30 eyes, or without a trick (schwarz)."""
@@ -635,9 +643,8 @@ def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, s
     """Call probes of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5 schwarz) for deals
     first_deal_id .. first_deal_id + n - 1 into ``out`` (n x PROBE_LEN).
 
-    The moment is a card index drawn uniformly from 0 .. 4 * level + 3 (the latest a first
-    call of that level can come), the caller a seat drawn uniformly among those who may call
-    ``level`` then. With the call, the caller's side goes to ``level``; without it, to
+    The moment is a card index drawn uniformly from 0 .. probe_window(level) - 1, the caller a
+    seat drawn uniformly among those who may call ``level`` then. With the call, the caller's side goes to ``level``; without it, to
     level - 1 (if it stood lower: a denial includes the calls below it, so both branches
     differ by the one step). From there both branches freeze the caller's side at that level;
     the other side calls as its strategies decide. Rows depend only on (seed, deal_id).
@@ -661,7 +668,7 @@ def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, s
         contract_out = np.zeros(2, dtype=np.int64)
         call_masks = np.zeros(4, dtype=np.int64)
         poverty = np.zeros(4, dtype=np.int64)
-        call_log = np.zeros((1, 3), dtype=np.int64)
+        call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
         # the position at the probe, to play it on a second time
         st_at = np.zeros(ST_LEN, dtype=np.int64)
         hands_at = np.zeros(4, dtype=np.int64)
@@ -693,7 +700,7 @@ def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, s
             if st[H_CONTRACT] != C_NORMAL:
                 continue
             seed_stream(probe_rng, seed, deal_id, PROBE_STREAM)
-            moment = below(probe_rng, 4 * level + 4)
+            moment = below(probe_rng, probe_window(level))
             n_cards = 4 * st[P_HAND_SIZE]
             refresh_call_masks(st, hands, call_masks)
             play_cards(0, moment, 0, -1, 0, control, rules, strategy_ids, params, st, hands, plays,

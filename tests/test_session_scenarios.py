@@ -23,7 +23,7 @@ import pytest
 
 from dokosim.engine.layout import R_BOCK_MASK
 from dokosim.engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
-from dokosim.records import parse_record, replay_detail, replay_records
+from dokosim.records import replay_detail
 from dokosim.rules import rules_from_object
 from dokosim.session import simulate_sessions
 from scenario_util import ann, deal_from_tricks, record, score
@@ -113,9 +113,9 @@ def replayed(name):
     assert out["ok"] and out.get("complete", True), out
     assert (out["contract"], out["eyes"]["re"], out["winner"], out["score"]) == \
         (contract, eyes_re, winner, scores), out
-    res, _, err = replay_records([parse_record(rec)])
-    assert err[0, 0] == 0
-    return res[0]
+    detail = replay_detail(rec)
+    assert detail["error"] == 0
+    return detail["res"]
 
 
 def bock_mask(bock):
