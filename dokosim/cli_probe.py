@@ -8,8 +8,6 @@ from pathlib import Path
 
 import click
 
-from .cli import UsageError, _parse_params, _rules
-
 
 @click.command("probe-calls", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--level", default="re", show_default=True,
@@ -30,7 +28,9 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
                 as_json, quiet):
     """Play DEALS normal deals to a call opportunity of LEVEL and on both ways (with and without
     the call, same random stream); print the mean gain or write the probes (--out)."""
+    # imported here, not at the top: `python -m dokosim.cli` would import cli twice in a cycle
     from .call_probe import LEVEL_NAMES, parse_level, probe_calls as run
+    from .cli import UsageError, _parse_params, _rules
     from .simulate import SimulationError
     from .strategies.registry import StrategyError
     rules = _rules(rules_spec, rule_overrides)
