@@ -247,7 +247,7 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
         if card < 0 or not (legal >> card) & 1:
             card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
             card = popcount(card - 1)
-        play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, rules)
+        play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cmask, rules)
         if calls_on:
             if st[P_NPLAYED] & 3 == 0:
                 refresh_call_masks(st, hands, call_masks)

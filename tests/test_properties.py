@@ -204,7 +204,7 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
                     make_call(st, hands, seat, int(rng.choice(levels)))
             seat = st[P_TURN]
             legal = [c for c in range(48) if legal_mask(st, hands[seat], plays, fclass, cmask) >> c & 1]
-            play_card(st, hands, int(rng.choice(legal)), plays, play_seat, trick_winner, power, fclass, rules)
+            play_card(st, hands, int(rng.choice(legal)), plays, play_seat, trick_winner, power, fclass, cmask, rules)
     assert checked == 300 * 48 * 4
 
 

@@ -58,7 +58,7 @@ class Table:
 
     def play(self, card):
         play_card(self.st, self.hands, card, self.plays, self.play_seat, self.trick_winner, self.power,
-                  self.fclass, RULES)
+                  self.fclass, self.cmask, RULES)
 
     def args(self):
         """The observation in the order card() and call() take it (after seat, hand, legal)."""

@@ -45,7 +45,8 @@ H_CONTRACT = 28       # the true contract code
 H_SOLOIST = 29        # the true soloist (silent marriage included), -1 none
 H_RE_MASK = 30        # mask of Re seats
 H_TABLES = 31         # 1 + the scheme whose tables power/fclass/cmask hold (0: none or altered); kept across deals
-ST_LEN = 32
+H_LED_MASK = 32       # cmask of the current trick's led card, set by play_card at each lead (legal_mask reads it)
+ST_LEN = 33
 
 # ---- rules
 R_NO_NINES = 0

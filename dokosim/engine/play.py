@@ -19,7 +19,7 @@ from .bits import lowest_bit_index, popcount
 from .jit import inline_kernel, kernel
 from .layout import (
     E_BEFORE_CLARIFICATION, E_FOLLOW_SUIT, E_LATE_REPLY, E_NO_RAISE, E_NOT_IN_HAND, E_OK,
-    E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_RE_MASK, H_SOLOIST, H_TABLES, P_BAR_KO, P_BAR_RE,
+    E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, P_BAR_KO, P_BAR_RE,
     P_CLARIFIED, P_CLARIFY_TRICK, P_COMPULSORY, P_CONTRACT, P_DEALER, P_DECLARER, P_FIRST_KO,
     P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE,
     P_MARRIAGE_SEAT, P_NPLAYED, P_PIGLETS, P_POVERTY_PARTNER, P_POVERTY_SEAT, P_POVERTY_TRUMPS,
@@ -179,11 +179,16 @@ def apply_piglets(st, hands, rules, power):
 
 @inline_kernel
 def legal_mask(st, hand, plays, fclass, cmask):
-    """Cards of ``hand`` that may be played now."""
+    """Cards of ``hand`` that may be played now.
+
+    The led card's class comes from st[H_LED_MASK], which play_card sets at each lead
+    (one load instead of three dependent ones: a tenth of random play's time);
+    ``plays``, ``fclass`` and ``cmask`` stay in the signature for callers' stability.
+    """
     n = st[P_NPLAYED]
     if n & 3 == 0:
         return hand
-    follow = hand & cmask[fclass[plays[n & ~3]]]
+    follow = hand & st[H_LED_MASK]
     if follow:
         return follow
     return hand
@@ -244,7 +249,7 @@ def reveal(st, seat, is_re):
 
 
 @inline_kernel
-def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, rules):
+def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cmask, rules):
     """Put ``card`` (held by the seat to move, already checked) on the table.
 
     Returns the physical card actually taken from the hand (the copy held).
@@ -263,6 +268,8 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, ru
     if (card >> 1) == T_QC and st[P_CONTRACT] == C_NORMAL:
         reveal(st, seat, True)
     if n & 3 != 0:
+        if n & 3 == 1:
+            st[H_LED_MASK] = cmask[fclass[card]]
         st[P_TURN] = (seat + 1) & 3
         return card
     trick = st[P_TRICK]

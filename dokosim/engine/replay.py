@@ -123,7 +123,7 @@ def replay_one(hand_types, dealer, contract, declarer, compulsory, poverty_in, p
             err[8] = fclass[plays[k - k % 4]] if k % 4 else -1
             describe_state(st, res)
             return
-        play_card(st, hands, plays_in[k], plays, play_seat, trick_winner, power, fclass, rules)
+        play_card(st, hands, plays_in[k], plays, play_seat, trick_winner, power, fclass, cmask, rules)
     describe_state(st, res)
     if st[P_NPLAYED] == 4 * st[P_HAND_SIZE]:
         score_deal(st, plays, play_seat, trick_winner, items, res)

@@ -17,7 +17,7 @@ from ..cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
-    H_CONTRACT, H_RE_MASK, H_SOLOIST, H_TABLES, N_ITEMS, P_CLARIFIED, P_CONTRACT,
+    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, N_ITEMS, P_CLARIFIED, P_CONTRACT,
     P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST,
     P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, ST_LEN,
 )
@@ -237,6 +237,8 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
     for i in range(PUBLIC_LEN):
         base[i] = pub[i]
     base[H_TABLES] = 0
+    if n & 3:  # legal_mask reads the led class from st (play_card keeps it)
+        base[H_LED_MASK] = cmask[fclass[plays[n & ~3]]]
     hs = np.zeros(4, dtype=np.int64)
     h2 = np.zeros(4, dtype=np.int64)
     cap = np.zeros(4, dtype=np.int64)
@@ -262,7 +264,7 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
                 st[i] = base[i]
             for s in range(4):
                 h2[s] = hs[s]
-            play_card(st, h2, c, pl2, ps2, tw2, power, fclass, rules)
+            play_card(st, h2, c, pl2, ps2, tw2, power, fclass, cmask, rules)
             while st[P_NPLAYED] < total:
                 s = st[P_TURN]
                 lg = legal_mask(st, h2[s], pl2, fclass, cmask)
@@ -270,7 +272,7 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
                                    rules, HPARAMS, rng)
                 if d < 0 or not (lg >> d) & 1:
                     d = lowest_bit_index(lg)
-                play_card(st, h2, d, pl2, ps2, tw2, power, fclass, rules)
+                play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
             score_deal(st, pl2, ps2, tw2, items, res)
             re = (st[H_RE_MASK] >> seat) & 1
             margin = 2 * res[RES_EYES_RE] - 240
