@@ -240,7 +240,7 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
                             call_log[n_calls, 1] = seat
                             call_log[n_calls, 2] = level
                             n_calls += 1
-        seat = st[P_TURN]
+        seat = st[P_TURN] & 3  # "& 3": see play_card
         legal = legal_mask(st, hands[seat], plays, fclass, cmask)
         card = choose_card(strategy_ids[seat], seat, hands[seat], legal, pub, plays,  # noqa: F821
                            play_seat, trick_winner, power, fclass, cmask, rules, params[seat], rng)

@@ -256,7 +256,7 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cm
     Completes the trick when it is the fourth card: winner, next leader and the
     marriage's clarification.
     """
-    seat = st[P_TURN]
+    seat = st[P_TURN] & 3  # "& 3": a provably valid index, so numba drops its negative-index fix-up
     if not (hands[seat] & (np.int64(1) << card)):
         card ^= 1
     hands[seat] ^= np.int64(1) << card
