@@ -185,3 +185,20 @@ def test_announcement_chance_is_calibrated(announcements):
     p = g["made_good"].to_numpy()
     se = np.sqrt(np.maximum(p * (1 - p), 0.01) / g["probes"].to_numpy())
     assert (np.abs(p - g["mean_chance"].to_numpy()) < 4 * se + 0.03).all(), g
+
+
+def test_break_even_finds_a_known_crossing_on_synthetic_probes():
+    """Gain 4 * (chance - 0.6) plus unit noise: the crossing is found at 0.6 and its bootstrap
+    interval covers it; the four ways of not crossing are told apart."""
+    from analysis.announcements import break_even
+    rng = np.random.default_rng(11)
+    chance = rng.uniform(0, 1, 50_000)
+    gain = 4 * (chance - 0.6) + rng.normal(0, 1, chance.size)
+    point, lo, hi, note = break_even(chance, gain, seed=1)
+    assert abs(point - 0.6) < 0.03 and lo < 0.6 < hi and hi - lo < 0.1, (point, lo, hi)
+    assert note.startswith("sign change in 0.55-0.65")
+    assert break_even(chance, -1 - chance, 1)[3] == "never pays up to chance 1.00"
+    assert break_even(chance, 1 + chance, 1)[3] == "pays at every chance seen"
+    assert break_even(chance, 0.5 - chance, 1)[3] == "crosses zero only from above"
+    few = break_even(chance[:50], gain[:50], 1)
+    assert math.isnan(few[0]) and few[3] == "too few probes"
