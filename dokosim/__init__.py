@@ -2,7 +2,6 @@
 import importlib
 import sys
 import types
-from pathlib import Path
 
 __version__ = "0.1.0"
 
@@ -16,11 +15,6 @@ _PUBLIC = {
     "score": ("dokosim.records", "score_objects"),
     "Rules": ("dokosim.rules", "Rules"),
 }
-
-
-def sim_loop_path() -> str:
-    """Path of the simulator loop template (see dokosim.sim_loop)."""
-    return str(Path(__file__).with_name("sim_loop.py"))
 
 
 class _Package(types.ModuleType):

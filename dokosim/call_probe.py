@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from .simulate import SimulationError, make_plan
-from .strategies.registry import MAX_PARAMS, simulation_kernel
+from .strategies.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
 CALL_LEVELS = {"re": 1, "no90": 2, "no60": 3, "no30": 4, "schwarz": 5}
 LEVEL_NAMES = {v: k for k, v in CALL_LEVELS.items()}
@@ -58,9 +58,8 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise SimulationError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
-    modules = sorted({s.module_path for s in plan.strategies})
-    module = simulation_kernel(modules)
-    strategy_ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
+    module = simulation_kernel()
+    table, strategy_ids = strategy_table(plan.strategies)
     param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
     for seat, s in enumerate(plan.strategies):
         param_table[seat] = s.param_vector()
@@ -73,7 +72,7 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
             n = min(plan.chunk_size, plan.deals - first)
             out = np.zeros((n, module.PROBE_LEN), dtype=np.int64)
             module.probe_calls_chunk(plan.seed, first, n, min(n, 4 * numba.get_num_threads()), lv,
-                                     control, packed_rules, strategy_ids, param_table, out)
+                                     control, packed_rules, table, strategy_ids, param_table, out)
             if probes_only:
                 out = out[out[:, 2] >= 0]
             frames.append(pl.DataFrame({name: out[:, i] for i, name in enumerate(module.PROBE_COLUMNS)}))

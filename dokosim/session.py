@@ -21,7 +21,7 @@ from . import __version__
 from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_chunk
 from .rules import Rules, rules_from_object
 from .simulate import SimulationError, _progress
-from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel
+from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
 
 SESSION_SCHEMA_VERSION = 1
 DEFAULT_SESSION_CHUNK = 20_000
@@ -132,9 +132,8 @@ class SessionSimulator:
 
     def __init__(self, plan: SessionPlan):
         self.plan = plan
-        modules = sorted({s.module_path for s in plan.strategies})
-        self.module = simulation_kernel(modules)
-        self.strategy_ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
+        self.module = simulation_kernel()
+        self.strategy_table, self.strategy_ids = strategy_table(plan.strategies)
         self.params = np.zeros((plan.players, MAX_PARAMS), dtype=np.float64)
         for seat, s in enumerate(plan.strategies):
             self.params[seat] = s.param_vector()
@@ -153,7 +152,8 @@ class SessionSimulator:
             n_blocks = min(n, 4 * numba.get_num_threads())
             self.module.simulate_sessions_chunk(
                 self.plan.seed, first, n, n_blocks, self.plan.players, self.plan.deals_per_session,
-                self.plan.compulsory, self.control, self.rules, self.strategy_ids, self.params, out)
+                self.plan.compulsory, self.control, self.rules, self.strategy_table, self.strategy_ids,
+                self.params, out)
         return out
 
     def frame(self, first: int, n: int) -> pl.DataFrame:

@@ -1,10 +1,9 @@
-"""The simulator's deal loop (template).
+"""The simulator's deal loop: simulate, sessions and call probes.
 
-This file is not imported as it stands: ``dokosim.strategies.registry`` copies
-it into a generated module whose header defines ``choose_reservation``,
-``choose_call`` and ``choose_card`` (one if/elif chain over the strategy ids in
-use), so that numba inlines the strategies and caches the result. The rules are
-not here: every step calls the engine's kernels.
+Compiled once for every strategy: the strategies are called through a strategy
+table of compiled entry points (``dokosim/engine/strategy_call.py``; ``random``
+and ``simple`` are inlined here). The rules are not here: every step calls the
+engine's kernels.
 """
 import numpy as np
 from numba import prange
@@ -18,7 +17,7 @@ from dokosim.engine.deal import (
     NORMAL_TRUMPS, deal_hands, exchange_cards, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
 )
-from dokosim.engine.jit import inline_kernel, kernel, parallel_kernel
+from dokosim.engine.jit import decision_kernel, inline_kernel, kernel, parallel_kernel
 from dokosim.engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
     MAX_CALL_LOG, N_ITEMS, OUT_LEN, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
@@ -38,7 +37,60 @@ from dokosim.engine.rng import RNG_LEN, below, seed_stream
 from dokosim.engine.scoring import describe_state, score_deal
 from dokosim.engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
 
-# DISPATCH: the generated header replaces this line
+from dokosim.engine.strategy_call import (
+    INLINE_NONE, INLINE_RANDOM, INLINE_SIMPLE, T_CALL, T_CARD, T_EXCHANGE, T_INLINE, T_RESERVE, call_choice,
+    call_decision,
+)
+from dokosim.strategies import random_player, simple
+from dokosim.strategies.common import default_exchange
+
+
+# ---------------------------------------------------------------- the strategies' decisions
+# ``strategies`` is the strategy table (engine/strategy_call.py), ``sid`` a row of it.
+
+@inline_kernel
+def choose_reservation(strategies, sid, seat, hand, options, pub, rules, params, rng):
+    inline = strategies[sid, T_INLINE]
+    if inline == INLINE_RANDOM:
+        return random_player.reserve(seat, hand, options, pub, rules, params, rng)
+    if inline == INLINE_SIMPLE:
+        return simple.reserve(seat, hand, options, pub, rules, params, rng)
+    return call_choice(strategies[sid, T_RESERVE], seat, hand, options, pub, rules, params, rng)
+
+
+@inline_kernel
+def choose_exchange(strategies, sid, seat, hand, phase, pub, rules, params, rng):
+    if strategies[sid, T_INLINE] != INLINE_NONE:  # random and simple have no exchange of their own
+        return default_exchange(seat, hand, phase, pub, rules, params, rng)
+    return call_choice(strategies[sid, T_EXCHANGE], seat, hand, phase, pub, rules, params, rng)
+
+
+@inline_kernel
+def choose_call(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
+                cmask, rules, params, rng):
+    inline = strategies[sid, T_INLINE]
+    if inline == INLINE_RANDOM:
+        return random_player.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
+                                  cmask, rules, params, rng)
+    if inline == INLINE_SIMPLE:
+        return simple.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
+                           rules, params, rng)
+    return call_decision(strategies[sid, T_CALL], seat, hand, legal, pub, plays, play_seat, trick_winner,
+                         power, fclass, cmask, rules, params, rng)
+
+
+@inline_kernel
+def choose_card(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
+                cmask, rules, params, rng):
+    inline = strategies[sid, T_INLINE]
+    if inline == INLINE_RANDOM:
+        return random_player.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
+                                  cmask, rules, params, rng)
+    if inline == INLINE_SIMPLE:
+        return simple.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
+                           rules, params, rng)
+    return call_decision(strategies[sid, T_CARD], seat, hand, legal, pub, plays, play_seat, trick_winner,
+                         power, fclass, cmask, rules, params, rng)
 
 CONTROL_LEN = 8
 (CTL_DEALER, CTL_FORCE_CONTRACT, CTL_FORCE_DECLARER, CTL_COMPULSORY, CTL_CALLS,
@@ -95,23 +147,23 @@ MAX_REDEALS = 100  # a table that keeps redealing plays the next deal as it come
 
 
 @inline_kernel
-def run_poverty(poor, dealer, strategy_ids, params, st, hands, rules, rng, poverty):
+def run_poverty(poor, dealer, strategies, strategy_ids, params, st, hands, rules, rng, poverty):
     """The exchange of a poverty: the poor player passes, the others in turn may accept,
     the acceptor returns 3 cards. Fills poverty (partner, passed, returned, trumps returned);
     partner -1 when everybody refused."""
     pub = st[:PUBLIC_LEN]
     st[P_POVERTY_SEAT] = poor
-    passed = choose_exchange(strategy_ids[poor], poor, hands[poor], EX_PASS, pub, rules,  # noqa: F821
+    passed = choose_exchange(strategies, strategy_ids[poor], poor, hands[poor], EX_PASS, pub, rules,
                              params[poor], rng)
     if poverty_pass_error(hands[poor], passed):
         passed = default_pass(hands[poor])
     poverty[0] = -1
     for i in range(1, 4):
         seat = (poor + i) & 3
-        if choose_exchange(strategy_ids[seat], seat, hands[seat], EX_ACCEPT, pub, rules,  # noqa: F821
+        if choose_exchange(strategies, strategy_ids[seat], seat, hands[seat], EX_ACCEPT, pub, rules,
                            params[seat], rng) == 1:
             received = hands[seat] | passed
-            returned = choose_exchange(strategy_ids[seat], seat, received, EX_RETURN, pub,  # noqa: F821
+            returned = choose_exchange(strategies, strategy_ids[seat], seat, received, EX_RETURN, pub,
                                        rules, params[seat], rng)
             if poverty_return_error(received, returned):
                 returned = default_return(received)
@@ -123,8 +175,8 @@ def run_poverty(poor, dealer, strategy_ids, params, st, hands, rules, rng, pover
             return
 
 
-@inline_kernel
-def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategy_ids, params,
+@decision_kernel
+def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
                st, hands, hands0, deck, power, fclass, cmask, rng, choices, contract_out, poverty):
     """Deal deal ``deal_id`` (its random stream), resolve the contract and set up ``st`` for the
     first card. Returns (contract, redeals).
@@ -162,7 +214,7 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
         st[P_POVERTY_SEAT] = -1
         if force_seat >= 0:
             options = reservation_options(hands[force_seat], rules)
-            choice = choose_reservation(strategy_ids[force_seat], force_seat, hands[force_seat],  # noqa: F821
+            choice = choose_reservation(strategies, strategy_ids[force_seat], force_seat, hands[force_seat],
                                         options, st[:PUBLIC_LEN], rules, params[force_seat], rng)
             if not (1 <= choice <= 7 and (options >> choice) & 1):
                 choice = default_solo_choice(hands[force_seat], rules)
@@ -172,7 +224,7 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
             break
         for s in range(4):
             options = reservation_options(hands[s], rules)
-            choice = choose_reservation(strategy_ids[s], s, hands[s], options,  # noqa: F821
+            choice = choose_reservation(strategies, strategy_ids[s], s, hands[s], options,
                                         st[:PUBLIC_LEN], rules, params[s], rng)
             choices[s] = choice if 0 <= choice < 63 and (options >> choice) & 1 else 0
         owed_solo = -1
@@ -191,7 +243,7 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
         contract = contract_out[0]
         declarer = contract_out[1]
         if contract == C_POVERTY:
-            run_poverty(declarer, dealer, strategy_ids, params, st, hands, rules, rng, poverty)
+            run_poverty(declarer, dealer, strategies, strategy_ids, params, st, hands, rules, rng, poverty)
             if poverty[0] < 0:
                 contract = REDEAL
         if contract != REDEAL or attempt == MAX_REDEALS:
@@ -206,8 +258,8 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
     return contract, attempt
 
 
-@inline_kernel
-def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strategy_ids, params, st,
+@decision_kernel
+def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strategies, strategy_ids, params, st,
                hands, plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log):
     """Play cards k_from .. k_to - 1 of the deal, each after its round of calls; returns the
     number of calls logged so far (``n_calls`` before).
@@ -229,7 +281,7 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
                 if cap_side >= 0 and (0 if seat_is_re(st, seat) else 1) == cap_side:
                     legal &= (np.int64(2) << cap_level) - 1
                 if legal:
-                    level = choose_call(strategy_ids[seat], seat, hands[seat], legal, pub,  # noqa: F821
+                    level = choose_call(strategies, strategy_ids[seat], seat, hands[seat], legal, pub,
                                         plays, play_seat, trick_winner, power, fclass, cmask,
                                         rules, params[seat], rng)
                     if level > 0 and (legal >> level) & 1:
@@ -242,7 +294,7 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
                             n_calls += 1
         seat = st[P_TURN] & 3  # "& 3": see play_card
         legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-        card = choose_card(strategy_ids[seat], seat, hands[seat], legal, pub, plays,  # noqa: F821
+        card = choose_card(strategies, strategy_ids[seat], seat, hands[seat], legal, pub, plays,
                            play_seat, trick_winner, power, fclass, cmask, rules, params[seat], rng)
         if card < 0 or not (legal >> card) & 1:
             card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
@@ -256,19 +308,19 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
     return n_calls
 
 
-@inline_kernel
-def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategy_ids, params,
+@decision_kernel
+def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
                   st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items,
                   res, rng, choices, contract_out, call_masks, poverty, out_row, play_log, call_log):
     """Deal, resolve the contract, play and score deal ``deal_id`` (its random stream);
     write its row into out_row. See start_deal for ``owe_mask`` and ``force_seat``."""
     contract, attempt = start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules,
-                                   strategy_ids, params, st, hands, hands0, deck, power, fclass,
+                                   strategies, strategy_ids, params, st, hands, hands0, deck, power, fclass,
                                    cmask, rng, choices, contract_out, poverty)
     n_cards = 4 * st[P_HAND_SIZE]
     if control[CTL_CALLS] == 1:
         refresh_call_masks(st, hands, call_masks)
-    n_calls = play_cards(0, n_cards, 0, -1, 0, control, rules, strategy_ids, params, st, hands,
+    n_calls = play_cards(0, n_cards, 0, -1, 0, control, rules, strategies, strategy_ids, params, st, hands,
                          plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks,
                          call_log)
     score_deal(st, plays, play_seat, trick_winner, items, res)
@@ -333,31 +385,37 @@ def deal_scratch():
 
 
 @parallel_kernel
-def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategy_ids, params, out,
+def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategies, strategy_ids, params, out,
                    play_out, call_out):
     """Play deals first_deal_id .. first_deal_id + n - 1 into ``out`` (n x OUT_LEN).
 
-    The deals are cut into ``n_blocks`` blocks (a few per thread); each block
-    allocates its scratch once. Rows depend only on (seed, deal_id).
-    ``play_out`` (n x 48) and ``call_out`` (n x MAX_CALL_LOG x 3) are filled when
-    control[CTL_KEEP_PLAY] is 1 (else they may have one row).
+    The deals are cut into ``n_blocks`` blocks (a few per thread). Rows depend only on
+    (seed, deal_id). ``play_out`` (n x 48) and ``call_out`` (n x MAX_CALL_LOG x 3) are filled
+    when control[CTL_KEEP_PLAY] is 1 (else they may have one row).
     """
+    # the prange body is one call: numba's parfor passes take minutes over a large body
     for b in prange(n_blocks):
-        (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
-         rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-        keep = control[CTL_KEEP_PLAY] == 1
-        lo = b * n // n_blocks
-        hi = (b + 1) * n // n_blocks
-        for i in range(lo, hi):
-            j = i if keep else 0
-            deal_id = first_deal_id + i
-            dealer = control[CTL_DEALER]
-            if dealer < 0:
-                dealer = deal_id % 4
-            play_one_deal(seed, deal_id, dealer, 0, -1, control, rules, strategy_ids, params, st,
-                          hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
-                          items, res, rng, choices, contract_out, call_masks, poverty, out[i],
-                          play_out[j], call_out[j])
+        simulate_block(seed, first_deal_id, b * n // n_blocks, (b + 1) * n // n_blocks, control, rules,
+                       strategies, strategy_ids, params, out, play_out, call_out)
+
+
+@kernel
+def simulate_block(seed, first_deal_id, lo, hi, control, rules, strategies, strategy_ids, params, out,
+                   play_out, call_out):
+    """Deals first_deal_id + lo .. first_deal_id + hi - 1 of simulate_chunk, in one scratch."""
+    (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
+     rng, choices, contract_out, call_masks, poverty) = deal_scratch()
+    keep = control[CTL_KEEP_PLAY] == 1
+    for i in range(lo, hi):
+        j = i if keep else 0
+        deal_id = first_deal_id + i
+        dealer = control[CTL_DEALER]
+        if dealer < 0:
+            dealer = deal_id % 4
+        play_one_deal(seed, deal_id, dealer, 0, -1, control, rules, strategies, strategy_ids, params, st,
+                      hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
+                      items, res, rng, choices, contract_out, call_masks, poverty, out[i],
+                      play_out[j], call_out[j])
 
 
 # ---------------------------------------------------------------- sessions
@@ -417,9 +475,9 @@ def table_seat(table, e):
     return table[e] if e >= 0 else -1
 
 
-@kernel  # not inlined: numba cannot inline a function this long into a prange body
+@kernel
 def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, rules,
-                 strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
+                 strategies, strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
                  plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
                  contract_out, call_masks, poverty, out_row, play_log, call_log, out, row0):
     """Play the n_deals deals of session ``session_id`` into out[row0 : row0 + n_deals]."""
@@ -448,7 +506,7 @@ def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, r
                     force = e
                     break
         play_one_deal(seed, SESSION_STREAM + SESSION_MAX_DEALS * session_id + k, edealer,
-                      owe_mask, force, control, rules, sids, sparams, st, hands, hands0, deck,
+                      owe_mask, force, control, rules, strategies, sids, sparams, st, hands, hands0, deck,
                       plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng,
                       choices, contract_out, call_masks, poverty, out_row, play_log, call_log)
         contract = out_row[O_CONTRACT]
@@ -511,29 +569,35 @@ def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, r
 
 @parallel_kernel
 def simulate_sessions_chunk(seed, first_session, n, n_blocks, n_players, n_deals, compulsory_on,
-                            control, rules, strategy_ids, params, out):
+                            control, rules, strategies, strategy_ids, params, out):
     """Play sessions first_session .. first_session + n - 1 into ``out`` (n * n_deals x
     SESSION_LEN), session after session; each session's deals one after the other, sessions in
     parallel. Rows depend only on (seed, session id)."""
     for b in prange(n_blocks):
-        (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
-         rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-        out_row = np.zeros(OUT_LEN, dtype=np.int64)
-        play_log = np.zeros(48, dtype=np.int64)
-        call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
-        sids = np.zeros(4, dtype=np.int64)
-        sparams = np.zeros((4, params.shape[1]), dtype=np.float64)
-        table = np.zeros(4, dtype=np.int64)
-        book = np.zeros(BOOK_LEN, dtype=np.int64)
-        scores = np.zeros(5, dtype=np.int64)
-        lo = b * n // n_blocks
-        hi = (b + 1) * n // n_blocks
-        for i in range(lo, hi):
-            play_session(seed, first_session + i, n_players, n_deals, compulsory_on, control, rules,
-                         strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
-                         plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
-                         contract_out, call_masks, poverty, out_row, play_log, call_log, out,
-                         i * n_deals)
+        sessions_block(seed, first_session, b * n // n_blocks, (b + 1) * n // n_blocks, n_players, n_deals,
+                       compulsory_on, control, rules, strategies, strategy_ids, params, out)
+
+
+@kernel
+def sessions_block(seed, first_session, lo, hi, n_players, n_deals, compulsory_on, control, rules,
+                   strategies, strategy_ids, params, out):
+    """Sessions first_session + lo .. first_session + hi - 1 of simulate_sessions_chunk."""
+    (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
+     rng, choices, contract_out, call_masks, poverty) = deal_scratch()
+    out_row = np.zeros(OUT_LEN, dtype=np.int64)
+    play_log = np.zeros(48, dtype=np.int64)
+    call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
+    sids = np.zeros(4, dtype=np.int64)
+    sparams = np.zeros((4, params.shape[1]), dtype=np.float64)
+    table = np.zeros(4, dtype=np.int64)
+    book = np.zeros(BOOK_LEN, dtype=np.int64)
+    scores = np.zeros(5, dtype=np.int64)
+    for i in range(lo, hi):
+        play_session(seed, first_session + i, n_players, n_deals, compulsory_on, control, rules,
+                     strategies, strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
+                     plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
+                     contract_out, call_masks, poverty, out_row, play_log, call_log, out,
+                     i * n_deals)
 
 
 # ---------------------------------------------------------------- call probes
@@ -631,7 +695,7 @@ def probe_features(st, hands, seat, side, plays, trick_winner, row):
 
 
 @parallel_kernel
-def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, strategy_ids, params,
+def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, strategies, strategy_ids, params,
                       out):
     """Call probes of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5 schwarz) for deals
     first_deal_id .. first_deal_id + n - 1 into ``out`` (n x PROBE_LEN).
@@ -643,93 +707,98 @@ def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, s
     the other side calls as its strategies decide. Rows depend only on (seed, deal_id).
     """
     for b in prange(n_blocks):
-        (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
-         rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-        probe_rng = np.zeros(RNG_LEN, dtype=np.uint64)
-        call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
-        # the position at the probe, to play it on a second time
-        st_at = np.zeros(ST_LEN, dtype=np.int64)
-        hands_at = np.zeros(4, dtype=np.int64)
-        plays_at = np.zeros(48, dtype=np.int64)
-        play_seat_at = np.zeros(48, dtype=np.int64)
-        trick_winner_at = np.zeros(12, dtype=np.int64)
-        power_at = np.zeros(48, dtype=np.int64)
-        fclass_at = np.zeros(48, dtype=np.int64)
-        cmask_at = np.zeros(5, dtype=np.int64)
-        call_masks_at = np.zeros(4, dtype=np.int64)
-        rng_at = np.zeros(RNG_LEN, dtype=np.uint64)
-        lo = b * n // n_blocks
-        hi = (b + 1) * n // n_blocks
-        for i in range(lo, hi):
-            row = out[i]
-            for j in range(PROBE_LEN):
-                row[j] = 0
-            deal_id = first_deal_id + i
-            row[PR_DEAL_ID] = deal_id
-            row[PR_LEVEL] = level
-            row[PR_SEAT] = -1
-            row[PR_SIDE] = -1
-            dealer = control[CTL_DEALER]
-            if dealer < 0:
-                dealer = deal_id % 4
-            contract, attempt = start_deal(seed, deal_id, dealer, 0, -1, control, rules, strategy_ids,
-                                           params, st, hands, hands0, deck, power, fclass, cmask, rng,
-                                           choices, contract_out, poverty)
-            if st[H_CONTRACT] != C_NORMAL:
-                continue
-            seed_stream(probe_rng, seed, deal_id, PROBE_STREAM)
-            moment = below(probe_rng, probe_window(level))
-            n_cards = 4 * st[P_HAND_SIZE]
-            refresh_call_masks(st, hands, call_masks)
-            play_cards(0, moment, 0, -1, 0, control, rules, strategy_ids, params, st, hands, plays,
-                       play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log)
-            candidates = np.int64(0)
-            for s in range(4):
-                if (call_masks[s] >> level) & 1:
-                    candidates |= np.int64(1) << s
-            if candidates == 0:
-                continue
-            seat = nth_set_bit(candidates, below(probe_rng, popcount(candidates)))
-            side = 0 if seat_is_re(st, seat) else 1
-            level_before = st[P_LEVEL_RE + side]
-            row[PR_SEAT] = seat
-            row[PR_SIDE] = side
-            probe_features(st, hands, seat, side, plays, trick_winner, row)
-            st_at[:] = st
-            hands_at[:] = hands
-            plays_at[:] = plays
-            play_seat_at[:] = play_seat
-            trick_winner_at[:] = trick_winner
-            power_at[:] = power
-            fclass_at[:] = fclass
-            cmask_at[:] = cmask
-            call_masks_at[:] = call_masks
-            rng_at[:] = rng
-            for branch in range(2):  # 0: with the call, 1: without
-                if branch == 1:
-                    st[:] = st_at
-                    hands[:] = hands_at
-                    plays[:] = plays_at
-                    play_seat[:] = play_seat_at
-                    trick_winner[:] = trick_winner_at
-                    power[:] = power_at
-                    fclass[:] = fclass_at
-                    cmask[:] = cmask_at
-                    call_masks[:] = call_masks_at
-                    rng[:] = rng_at
-                    if level_before < level - 1:  # the calls below ``level`` are made in both
-                        make_call(st, hands, seat, level - 1)
-                        refresh_call_masks(st, hands, call_masks)
-                else:
-                    make_call(st, hands, seat, level)
+        probe_block(seed, first_deal_id, b * n // n_blocks, (b + 1) * n // n_blocks, level, control, rules,
+                    strategies, strategy_ids, params, out)
+
+
+@kernel
+def probe_block(seed, first_deal_id, lo, hi, level, control, rules, strategies, strategy_ids, params, out):
+    """Deals first_deal_id + lo .. first_deal_id + hi - 1 of probe_calls_chunk."""
+    (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
+     rng, choices, contract_out, call_masks, poverty) = deal_scratch()
+    probe_rng = np.zeros(RNG_LEN, dtype=np.uint64)
+    call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
+    # the position at the probe, to play it on a second time
+    st_at = np.zeros(ST_LEN, dtype=np.int64)
+    hands_at = np.zeros(4, dtype=np.int64)
+    plays_at = np.zeros(48, dtype=np.int64)
+    play_seat_at = np.zeros(48, dtype=np.int64)
+    trick_winner_at = np.zeros(12, dtype=np.int64)
+    power_at = np.zeros(48, dtype=np.int64)
+    fclass_at = np.zeros(48, dtype=np.int64)
+    cmask_at = np.zeros(5, dtype=np.int64)
+    call_masks_at = np.zeros(4, dtype=np.int64)
+    rng_at = np.zeros(RNG_LEN, dtype=np.uint64)
+    for i in range(lo, hi):
+        row = out[i]
+        for j in range(PROBE_LEN):
+            row[j] = 0
+        deal_id = first_deal_id + i
+        row[PR_DEAL_ID] = deal_id
+        row[PR_LEVEL] = level
+        row[PR_SEAT] = -1
+        row[PR_SIDE] = -1
+        dealer = control[CTL_DEALER]
+        if dealer < 0:
+            dealer = deal_id % 4
+        contract, attempt = start_deal(seed, deal_id, dealer, 0, -1, control, rules, strategies, strategy_ids,
+                                       params, st, hands, hands0, deck, power, fclass, cmask, rng,
+                                       choices, contract_out, poverty)
+        if st[H_CONTRACT] != C_NORMAL:
+            continue
+        seed_stream(probe_rng, seed, deal_id, PROBE_STREAM)
+        moment = below(probe_rng, probe_window(level))
+        n_cards = 4 * st[P_HAND_SIZE]
+        refresh_call_masks(st, hands, call_masks)
+        play_cards(0, moment, 0, -1, 0, control, rules, strategies, strategy_ids, params, st, hands, plays,
+                   play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log)
+        candidates = np.int64(0)
+        for s in range(4):
+            if (call_masks[s] >> level) & 1:
+                candidates |= np.int64(1) << s
+        if candidates == 0:
+            continue
+        seat = nth_set_bit(candidates, below(probe_rng, popcount(candidates)))
+        side = 0 if seat_is_re(st, seat) else 1
+        level_before = st[P_LEVEL_RE + side]
+        row[PR_SEAT] = seat
+        row[PR_SIDE] = side
+        probe_features(st, hands, seat, side, plays, trick_winner, row)
+        st_at[:] = st
+        hands_at[:] = hands
+        plays_at[:] = plays
+        play_seat_at[:] = play_seat
+        trick_winner_at[:] = trick_winner
+        power_at[:] = power
+        fclass_at[:] = fclass
+        cmask_at[:] = cmask
+        call_masks_at[:] = call_masks
+        rng_at[:] = rng
+        for branch in range(2):  # 0: with the call, 1: without
+            if branch == 1:
+                st[:] = st_at
+                hands[:] = hands_at
+                plays[:] = plays_at
+                play_seat[:] = play_seat_at
+                trick_winner[:] = trick_winner_at
+                power[:] = power_at
+                fclass[:] = fclass_at
+                cmask[:] = cmask_at
+                call_masks[:] = call_masks_at
+                rng[:] = rng_at
+                if level_before < level - 1:  # the calls below ``level`` are made in both
+                    make_call(st, hands, seat, level - 1)
                     refresh_call_masks(st, hands, call_masks)
-                play_cards(moment, n_cards, 0, side, level - branch, control, rules, strategy_ids,
-                           params, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-                           rng, call_masks, call_log)
-                score_deal(st, plays, play_seat, trick_winner, items, res)
-                row[PR_SCORE + branch] = res[RES_SCORE + seat]
-                row[PR_SUCCESS + branch] = call_made_good(level, side, res, st[P_HAND_SIZE])
-                row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
-                row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
-                row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
-                row[PR_VALUE + branch] = res[RES_VALUE]
+            else:
+                make_call(st, hands, seat, level)
+                refresh_call_masks(st, hands, call_masks)
+            play_cards(moment, n_cards, 0, side, level - branch, control, rules, strategies, strategy_ids,
+                       params, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
+                       rng, call_masks, call_log)
+            score_deal(st, plays, play_seat, trick_winner, items, res)
+            row[PR_SCORE + branch] = res[RES_SCORE + seat]
+            row[PR_SUCCESS + branch] = call_made_good(level, side, res, st[P_HAND_SIZE])
+            row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
+            row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
+            row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
+            row[PR_VALUE + branch] = res[RES_VALUE]

@@ -14,7 +14,7 @@ from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, ma
 from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
 from .engine.layout import MAX_CALL_LOG, OUT_LEN
 from .rules import Rules, rules_from_object
-from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel
+from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
 
 FORCEABLE = ("normal", "marriage", *[f"{k}_solo" for k in SOLO_KINDS])
 DEFAULT_CHUNK = 250_000
@@ -157,10 +157,8 @@ class Simulator:
 
     def __init__(self, plan: SimulationPlan):
         self.plan = plan
-        # sorted, so that every seating of the same strategies shares one compiled kernel
-        modules = sorted({s.module_path for s in plan.strategies})
-        self.module = simulation_kernel(modules)
-        self.strategy_ids = np.array([modules.index(s.module_path) for s in plan.strategies], dtype=np.int64)
+        self.module = simulation_kernel()
+        self.strategy_table, self.strategy_ids = strategy_table(plan.strategies)
         self.params = np.zeros((4, MAX_PARAMS), dtype=np.float64)
         for seat, s in enumerate(plan.strategies):
             self.params[seat] = s.param_vector()
@@ -183,7 +181,8 @@ class Simulator:
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
             self.module.simulate_chunk(self.plan.seed, first, n, n_blocks, self.control, self.rules,
-                                       self.strategy_ids, self.params, out, plays, calls)
+                                       self.strategy_table, self.strategy_ids, self.params, out, plays,
+                                       calls)
         return out, plays, calls
 
     def frame(self, first: int, n: int) -> pl.DataFrame:

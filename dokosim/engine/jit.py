@@ -68,3 +68,5 @@ inline_kernel = njit(cache=True, nogil=True, boundscheck=False, error_model="num
 # helper inside a loop, costs an atomic increment and decrement of its reference
 # count; for heuristic that was a third of the time.
 decision_kernel = njit(cache=True, nogil=True, boundscheck=False, error_model="numpy", _nrt=False)
+# A strategy's C entry points (strategies.registry, engine.strategy_call): numba cfunc options.
+ENTRY_OPTIONS = {"boundscheck": False, "error_model": "numpy"}

@@ -1,0 +1,56 @@
+"""Hashes of the rows that fixed runs give: the check that a change to the kernels or their
+dispatch leaves every row as it was (issue 12's "same seed, same rows").
+
+    python scripts/row_hashes.py > before.txt   # on the old code
+    python scripts/row_hashes.py > after.txt    # on the new code
+    diff before.txt after.txt                   # no output: the same rows
+
+Each line is ``name sha256`` of the frame's Arrow IPC bytes (column names, types and values).
+Not a test: the runs are larger than the suite's, and pimc's take a while.
+"""
+import hashlib
+import io
+import sys
+import time
+
+import dokosim
+
+
+def digest(frame) -> str:
+    buf = io.BytesIO()
+    frame.write_ipc(buf, compression="uncompressed")
+    return hashlib.sha256(buf.getvalue()).hexdigest()
+
+
+RUNS = {
+    "random_ddv": lambda: dokosim.simulate(200_000, seed=1, strategy="random"),
+    "random_calls": lambda: dokosim.simulate(50_000, seed=2, strategy="random",
+                                             params={"*": {"p_call": 0.3, "p_reserve": 0.2}}),
+    "simple_club": lambda: dokosim.simulate(100_000, seed=3, rules="club", strategy="simple"),
+    "heuristic_ddv": lambda: dokosim.simulate(50_000, seed=4, strategy="heuristic"),
+    "mixed_seats": lambda: dokosim.simulate(30_000, seed=5, strategy="heuristic,simple,random,simple"),
+    "forced_queens_solo": lambda: dokosim.simulate(30_000, seed=6, strategy="heuristic",
+                                                   contract="queens_solo", declarer=2),
+    "fixed_hand": lambda: dokosim.simulate(20_000, seed=7, strategy="heuristic",
+                                           fixed_hand=(1, "QC QC TH TH QS JC JS AD AD TD KD 9D")),
+    "keep_play": lambda: dokosim.simulate(5_000, seed=8, strategy="simple,heuristic,simple,heuristic",
+                                          keep_play=True),
+    "pimc_mixed": lambda: dokosim.simulate(200, seed=9, strategy="pimc,heuristic,pimc,heuristic"),
+    "sessions_club": lambda: dokosim.simulate_sessions(100, seed=10, rules="club", strategy="heuristic"),
+    "sessions_five_bock": lambda: dokosim.simulate_sessions(
+        50, seed=11, rules={"preset": "ddv", "five_players": True, "bock": ["tie"]}, strategy="simple"),
+    "probe_re": lambda: dokosim.probe_calls(20_000, level="re", seed=12, strategy="heuristic"),
+    "probe_no90": lambda: dokosim.probe_calls(20_000, level="no90", seed=13, strategy="simple"),
+}
+
+
+def main(names):
+    for name in names or RUNS:
+        t = time.perf_counter()
+        h = digest(RUNS[name]())
+        print(f"{name} {h}", flush=True)
+        print(f"{name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
