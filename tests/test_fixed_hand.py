@@ -123,9 +123,9 @@ def test_the_manifest_records_the_fixed_hand_and_resume_checks_it(tmp_path):
 
 
 def test_show_replays_a_fixed_hand_dataset_with_its_fixed_hand(tmp_path):
-    from dokosim.cli import _dataset_record
+    from dokosim.cli.show import dataset_record
     hand = "QC QC TH TH QS QS JC JC AD AD TD TD"
     out = tmp_path / "run"
     simulate(20, seed=4, strategy="simple", fixed_hand=(2, hand), out=out, quiet=True)
-    record = _dataset_record(out, 7)  # what `dokosim show DIR --deal-id 7` replays
+    record = dataset_record(out, 7)  # what `dokosim show DIR --deal-id 7` replays
     assert parse_hand(record["hands"][2]) == parse_hand(hand)

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from dokosim.cli_tournament import tournament as tournament_cmd
+from dokosim.cli.tournament import tournament as tournament_cmd
 from dokosim.tournament import (TournamentError, labels, mean_interval, per_deal_means, seating_means,
                                 seatings, summarize, t_critical, tournament)
 

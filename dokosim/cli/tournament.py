@@ -1,30 +1,33 @@
-"""``dokosim tournament``: duplicate play of 2 or 4 strategies (registered in dokosim.cli)."""
+"""``dokosim tournament``: duplicate play of 2 or 4 strategies."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
+from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, parse_params, parse_rules)
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("strategies", nargs=-1, required=True)
 @click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
               help="Deals; each is played in every seating.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--rules", "rules_spec", default="ddv", show_default=True, help="Preset name or a TOML file.")
-@click.option("--rule", "rule_overrides", multiple=True, help="KEY=VALUE rules override (repeatable).")
+@SEED_OPTION
+@RULES_OPTION
+@RULE_OPTION
 @click.option("--param", "param_items", multiple=True,
               help="Strategy parameter NAME:PARAM=VALUE; NAME a strategy, a report name (simple#2) or '*'.")
-@click.option("--strategy-path", multiple=True, help="Register a strategy module as module[:name].")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
+@STRATEGY_PATH_OPTION
+@THREADS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option("--out", type=click.Path(), default=None,
               help="Write a Parquet dataset (one row per deal and seating) to this new directory.")
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None,
               help="Save a PNG of the means with 95% error bars.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--scheduler", default=None, help="Run on a dask.distributed scheduler at this address.")
-@click.option("--cluster", default=None, help="Run on a local Dask cluster: local:N (N worker processes).")
+@QUIET_OPTION
+@SCHEDULER_OPTION
+@CLUSTER_OPTION
 def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items, strategy_path, threads,
                as_json, out, chart_path, quiet, scheduler, cluster):
     """Duplicate tournament of STRATEGIES (2 or 4 names): the same deals in every seating.
@@ -34,10 +37,9 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
     mean score per deal and seat and every pairwise difference, with 95%
     intervals over deals.
     """
-    from .cli import UsageError, _parse_params, _rules
-    from .simulate import SimulationError
-    from .strategies.registry import StrategyError, register_path
-    from .tournament import TournamentError, chart, table, tournament as run
+    from ..simulate import SimulationError
+    from ..strategies.registry import StrategyError, register_path
+    from ..tournament import TournamentError, chart, table, tournament as run
 
     if len(strategies) not in (2, 4):
         raise UsageError(f"give 2 or 4 strategies, got {len(strategies)}: {' '.join(strategies)}")
@@ -45,11 +47,11 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
         raise click.BadParameter(f"{chart_path!r} must end in .png", param_hint="--chart")
     if out is not None and Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
         raise click.BadParameter(f"{out!r} must be a new or empty directory", param_hint="--out")
-    rules = _rules(rules_spec, rule_overrides)
+    rules = parse_rules(rules_spec, rule_overrides)
     try:
         for spec in strategy_path:
             register_path(spec)
-        result = run(list(strategies), deals, seed, rules, params=_parse_params(param_items),
+        result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
                      threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster)
     except (TournamentError, SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None

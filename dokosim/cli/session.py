@@ -1,5 +1,4 @@
-"""``dokosim session``: whole tournament rounds with compulsory solos, bock and five players
-(registered in dokosim.cli)."""
+"""``dokosim session``: whole tournament rounds with compulsory solos, bock and five players."""
 from __future__ import annotations
 
 import json
@@ -8,37 +7,39 @@ from pathlib import Path
 
 import click
 
+from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, parse_params)
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--rounds", type=click.IntRange(min=0), default=10_000, show_default=True,
               help="Sessions (tournament rounds) to play; session ids 0..R-1.")
 @click.option("--deals", type=click.IntRange(1, 64), default=None,
               help="Deals per session (default 24, 30 with five players).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--rules", "rules_spec", default="ddv", show_default=True, help="Preset name or a TOML file.")
+@SEED_OPTION
+@RULES_OPTION
 @click.option("--rule", "rule_overrides", multiple=True,
               help="KEY=VALUE rules override (repeatable), e.g. bock=['tie','lost_solo'] or five_players=true.")
 @click.option("--strategy", default="random", show_default=True,
               help="One strategy for everybody, or one per player (comma-separated).")
-@click.option("--strategy-path", multiple=True, help="Register a strategy module as module[:name].")
+@STRATEGY_PATH_OPTION
 @click.option("--param", "param_items", multiple=True, help="Strategy parameter PLAYER:NAME=VALUE.")
 @click.option("--no-compulsory", is_flag=True, help="No compulsory solos (plain sequences of deals).")
-@click.option("--no-calls", is_flag=True, help="No announcements.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
+@NO_CALLS_OPTION
+@THREADS_OPTION
 @click.option("--chunk-size", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Sessions per chunk (and per Parquet file).")
 @click.option("--out", type=click.Path(), default=None, help="Write a Parquet dataset to this directory.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+@QUIET_OPTION
 def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items,
             no_compulsory, no_calls, threads, chunk_size, out, as_json, quiet):
     """Play ROUNDS sessions: deal after deal with the dealer moving on, each player owing one
     compulsory solo, with bock rounds and five players when the rules say so (docs/sessions.md)."""
-    from .cli import UsageError, _parse_params
-    from .rules import RulesError, load_rules
-    from .session import session_summary, simulate_sessions
-    from .simulate import SimulationError
-    from .strategies.registry import StrategyError, register_path
+    from ..rules import RulesError, load_rules
+    from ..session import session_summary, simulate_sessions
+    from ..simulate import SimulationError
+    from ..strategies.registry import StrategyError, register_path
 
     try:
         rules = load_rules(rules_spec, rule_overrides, session=True)
@@ -51,7 +52,7 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
             register_path(spec)
         result = simulate_sessions(rounds, seed, rules, strategy, deals=deals,
                                    compulsory=not no_compulsory, calls=not no_calls,
-                                   params=_parse_params(param_items), out=out, threads=threads,
+                                   params=parse_params(param_items), out=out, threads=threads,
                                    chunk_size=chunk_size, quiet=quiet)
     except (SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None

@@ -8,32 +8,32 @@ from pathlib import Path
 
 import click
 
+from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
+                      THREADS_OPTION, UsageError, parse_params, parse_rules)
+
 
 @click.command("probe-calls", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--level", default="re", show_default=True,
               help="The call probed: re (Re or Kontra), no90, no60, no30, schwarz, or 1-5.")
 @click.option("--deals", type=click.IntRange(min=0), default=100_000, show_default=True, help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--rules", "rules_spec", default="ddv", show_default=True, help="Preset name or a TOML file.")
-@click.option("--rule", "rule_overrides", multiple=True, help="KEY=VALUE rules override (repeatable).")
+@SEED_OPTION
+@RULES_OPTION
+@RULE_OPTION
 @click.option("--strategy", default="heuristic", show_default=True,
               help="One strategy for all seats, or four comma-separated names.")
-@click.option("--param", "param_items", multiple=True,
-              help="Strategy parameter SEAT:NAME=VALUE or STRATEGY:NAME=VALUE, or a FILE.toml of them.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads (default: all cores).")
+@PARAM_OPTION
+@THREADS_OPTION
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the probes to this Parquet file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+@QUIET_OPTION
 def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_items, threads, out,
                 as_json, quiet):
     """Play DEALS normal deals to a call opportunity of LEVEL and on both ways (with and without
     the call, same random stream); print the mean gain or write the probes (--out)."""
-    # imported here, not at the top: `python -m dokosim.cli` would import cli twice in a cycle
-    from .call_probe import LEVEL_NAMES, parse_level, probe_calls as run
-    from .cli import UsageError, _parse_params, _rules
-    from .simulate import SimulationError
-    from .strategies.registry import StrategyError
-    rules = _rules(rules_spec, rule_overrides)
+    from ..call_probe import LEVEL_NAMES, parse_level, probe_calls as run
+    from ..simulate import SimulationError
+    from ..strategies.registry import StrategyError
+    rules = parse_rules(rules_spec, rule_overrides)
     try:
         lv = parse_level(int(level) if level.isdigit() else level)
     except SimulationError as exc:
@@ -41,7 +41,7 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
     if out is not None and Path(out).is_dir():
         raise click.BadParameter(f"{out!r} is a directory; give a file name", param_hint="--out")
     try:
-        frame = run(deals, lv, seed, rules, strategy, params=_parse_params(param_items), threads=threads,
+        frame = run(deals, lv, seed, rules, strategy, params=parse_params(param_items), threads=threads,
                     quiet=quiet)
     except (SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None

@@ -1,0 +1,47 @@
+"""``dokosim advise``: rate the reservations of one hand by simulation.
+
+A thin wrapper around ``analysis.advise`` of the repository's ``analysis/`` package
+(see docs/studies.md).
+"""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .options import RULE_OPTION, RULES_OPTION, SEED_OPTION, analysis_package, parse_rules
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--hand", required=True, help='The 12 cards, e.g. "QC QS TH JD AD ..." (10 with no_nines).')
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat.")
+@click.option("--dealer", type=click.IntRange(0, 3), default=3, show_default=True, help="The dealer's seat.")
+@RULES_OPTION
+@RULE_OPTION
+@click.option("--strategy", default="simple", show_default=True, help="Strategy at every seat.")
+@click.option("--deals", type=click.IntRange(min=10), default=4000, show_default=True,
+              help="Simulated deals per option.")
+@SEED_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def advise(hand, seat, dealer, rules_spec, rule_overrides, strategy, deals, seed, as_json):
+    """Win chance and expected score of every reservation HAND may make.
+
+    The other 36 cards are dealt at random (seed, deal_id) and every deal is
+    played out by STRATEGY at all four seats; 95% intervals over the deals.
+    """
+    rules = parse_rules(rules_spec, rule_overrides)
+    a = analysis_package()
+    from analysis import advise as adv
+    try:
+        mask = adv.parse_hand(hand, rules)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--hand") from None
+    try:
+        result = adv.advise(mask, seat=seat, dealer=dealer, rules=rules, strategy=strategy,
+                            deals=deals, seed=seed)
+    except a.StudyError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(adv.render(result))

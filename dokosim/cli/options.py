@@ -1,0 +1,117 @@
+"""What the ``dokosim`` commands share: the usage error, the rules and ``--param`` parsing, the
+options several commands take, and the ``analysis`` package of the checkout.
+
+Imports only click and light library modules (dokosim.rules), never a command module: every
+command module imports from here, so an import from a command would be a cycle.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..rules import RulesError, load_rules
+
+REPO = Path(__file__).resolve().parents[2]
+"""The repository checkout holding this package (and ``analysis/``)."""
+
+
+class UsageError(click.UsageError):
+    """Bad usage: one line, exit code 2."""
+
+
+def parse_rules(spec: str, overrides: tuple[str, ...]):
+    """The Rules of ``--rules SPEC`` and the ``--rule KEY=VALUE`` overrides; a bad one is a
+    usage error naming --rules/--rule."""
+    try:
+        return load_rules(spec, overrides)
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules/--rule") from None
+
+
+def params_file(path: str) -> dict:
+    """Strategy parameters from a TOML file: a table per seat number, strategy name or "*".
+
+        ["*"]
+        call_win = 0.7
+        [heuristic]
+        solo_win = 0.55
+        [2]
+        deny_win = 0.9
+    """
+    import tomllib
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path!r}: {exc.strerror}", param_hint="--param") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise click.BadParameter(f"{path!r} is not valid TOML: {exc}", param_hint="--param") from None
+    params: dict = {}
+    for target, table in data.items():
+        if not isinstance(table, dict):
+            raise click.BadParameter(f"{path!r}: {target} = {table!r} must be a table [{target}] of "
+                                     f"NAME = number", param_hint="--param")
+        for key, value in table.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise click.BadParameter(f"{path!r}: [{target}] {key} = {value!r} is not a number",
+                                         param_hint="--param")
+            who = int(target) if target.isdigit() else target
+            params.setdefault(who, {})[key] = float(value)
+    return params
+
+
+def parse_params(items: tuple[str, ...]) -> dict:
+    """--param items, each SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or a TOML file (later items win)."""
+    params: dict = {}
+    for item in items:
+        if item.endswith(".toml") and "=" not in item:
+            for who, table in params_file(item).items():
+                params.setdefault(who, {}).update(table)
+            continue
+        target, colon, rest = item.partition(":")
+        key, eq, value = rest.partition("=")
+        if not colon or not eq:
+            raise click.BadParameter(f"{item!r} must be SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or FILE.toml",
+                                     param_hint="--param")
+        try:
+            number = float(value)
+        except ValueError:
+            raise click.BadParameter(f"{item!r}: {value!r} is not a number", param_hint="--param") from None
+        who = int(target) if target.isdigit() else target
+        params.setdefault(who, {})[key] = number
+    return params
+
+
+def analysis_package():
+    """The ``analysis`` package of this checkout (importable from any working directory)."""
+    if not (REPO / "analysis" / "__init__.py").exists():
+        raise click.UsageError(f"the studies need the repository checkout: {REPO / 'analysis'} is missing")
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    import analysis
+    return analysis
+
+
+# The options several commands take with the same meaning and help text. Each is a click
+# decorator (a fresh Option every time it is applied); a command whose option differs (another
+# default or help text) declares its own.
+SEED_OPTION = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+RULES_OPTION = click.option("--rules", "rules_spec", default="ddv", show_default=True,
+                            help="Preset name or a TOML file.")
+RULE_OPTION = click.option("--rule", "rule_overrides", multiple=True,
+                           help="KEY=VALUE rules override (repeatable).")
+PARAM_OPTION = click.option("--param", "param_items", multiple=True,
+                            help="Strategy parameter SEAT:NAME=VALUE or STRATEGY:NAME=VALUE, or a FILE.toml "
+                                 "of them.")
+STRATEGY_PATH_OPTION = click.option("--strategy-path", multiple=True,
+                                    help="Register a strategy module as module[:name].")
+THREADS_OPTION = click.option("--threads", type=click.IntRange(min=1), default=None,
+                              help="Threads (default: all cores).")
+NO_CALLS_OPTION = click.option("--no-calls", is_flag=True, help="No announcements.")
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+QUIET_OPTION = click.option("--quiet", is_flag=True, help="No progress bar.")
+SCHEDULER_OPTION = click.option("--scheduler", default=None,
+                                help="Run on a dask.distributed scheduler at this address.")
+CLUSTER_OPTION = click.option("--cluster", default=None,
+                              help="Run on a local Dask cluster: local:N (N worker processes).")

@@ -1,0 +1,77 @@
+"""``dokosim simulate``: deal and play deals; a summary or a Parquet dataset."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
+                      RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
+                      UsageError, parse_params, parse_rules)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--deals", type=click.IntRange(min=0), default=100_000, show_default=True, help="Number of deals.")
+@SEED_OPTION
+@RULES_OPTION
+@RULE_OPTION
+@click.option("--strategy", default="random", show_default=True,
+              help="One strategy for all seats, or four comma-separated names.")
+@STRATEGY_PATH_OPTION
+@PARAM_OPTION
+@THREADS_OPTION
+@click.option("--chunk-size", type=click.IntRange(min=1), default=250_000, show_default=True)
+@click.option("--out", type=click.Path(), default=None, help="Write a Parquet dataset to this directory.")
+@click.option("--dealer", type=click.IntRange(0, 3), default=None, help="Fix the dealer (default deal_id mod 4).")
+@click.option("--contract", default=None, help="Force a contract: normal, marriage or <kind>_solo.")
+@click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Seat that declares a forced solo.")
+@click.option("--compulsory", is_flag=True, help="A forced solo is compulsory (the soloist leads).")
+@NO_CALLS_OPTION
+@click.option("--keep-play", is_flag=True, help="Add each deal's game record to the dataset.")
+@JSON_OPTION
+@QUIET_OPTION
+@SCHEDULER_OPTION
+@CLUSTER_OPTION
+def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items, threads,
+             chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, as_json, quiet,
+             scheduler, cluster):
+    """Deal and play DEALS deals; print a summary or write a dataset (--out)."""
+    from ..simulate import FORCEABLE, SimulationError, simulate as run, summary
+    from ..strategies.registry import StrategyError, register_path
+    rules = parse_rules(rules_spec, rule_overrides)
+    if contract is not None and contract not in FORCEABLE:
+        raise click.BadParameter(f"{contract!r}; valid: {', '.join(FORCEABLE)}", param_hint="--contract")
+    if out is not None and Path(out).exists() and not Path(out).is_dir():
+        raise click.BadParameter(f"{out!r} is a file; give a directory", param_hint="--out")
+    try:
+        for spec in strategy_path:
+            register_path(spec)
+        result = run(deals, seed, rules, strategy, out=out, threads=threads, chunk_size=chunk_size,
+                     params=parse_params(param_items), dealer=dealer, contract=contract,
+                     declarer=declarer, compulsory=compulsory, calls=not no_calls,
+                     keep_play=keep_play, quiet=quiet, scheduler=scheduler, cluster=cluster)
+    except (SimulationError, StrategyError) as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:  # a dataset made by another command, etc.
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        if out is not None:
+            click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
+                       "again to resume", err=True)
+        sys.exit(130)
+    if out is not None:
+        click.echo(f"wrote {deals} deals to {result}", err=True)
+        return
+    info = summary(result)
+    if as_json:
+        click.echo(json.dumps(info))
+        return
+    click.echo(f"{info['deals']} deals; Re wins {info['re_win_rate']:.4f}; mean game value "
+               f"{info['mean_game_value']:.3f}")
+    click.echo(f"{'contract':16} {'deals':>9} {'share':>7} {'Re wins':>8} {'mean value':>10}")
+    for name, c in info["contracts"].items():
+        click.echo(f"{name:16} {c['deals']:9d} {c['share']:7.4f} {c['re_win_rate']:8.4f} "
+                   f"{c['mean_game_value']:10.3f}")

@@ -1,0 +1,35 @@
+"""``dokosim study``: run a study of the repository's ``analysis/`` package.
+
+A thin wrapper: the studies live in ``analysis/`` (dataset -> tables and charts in
+``results/``), which is kept outside the ``dokosim`` package so that editing a study never
+invalidates the compiled kernels. See docs/studies.md.
+"""
+from __future__ import annotations
+
+import click
+
+from .options import SEED_OPTION, analysis_package
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("name")
+@click.option("--deals", type=click.IntRange(min=100), default=None,
+              help="Deals per dataset (default: each study's own size, docs/studies.md).")
+@click.option("--strategy", default="simple", show_default=True, help="Strategy at every seat.")
+@SEED_OPTION
+@click.option("--scheduler", default=None, help="Simulate on a dask.distributed scheduler at this address.")
+@click.option("--cluster", default=None, help="Simulate on a local Dask cluster: local:N.")
+@click.option("--results", "results_dir", type=click.Path(file_okay=False), default=None,
+              help="Where the tables and charts go (default: results/ of the repository).")
+@click.option("--quiet", is_flag=True, help="No progress messages.")
+def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
+    """Run study NAME (solo_odds, poverty, announcements, strategies, or all): simulate, then write
+    tables (Markdown, CSV) and charts (PNG) to results/NAME/."""
+    a = analysis_package()
+    if scheduler is not None and cluster is not None:
+        raise click.UsageError("give --scheduler or --cluster, not both")
+    try:
+        a.run_study(name, deals=deals, strategy=strategy, seed=seed, scheduler=scheduler,
+                    cluster=cluster, results=results_dir, quiet=quiet)
+    except a.StudyError as exc:
+        raise click.UsageError(str(exc)) from None
