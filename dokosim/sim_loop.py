@@ -17,7 +17,8 @@ from dokosim.engine.deal import (
     NORMAL_TRUMPS, deal_hands, exchange_cards, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
 )
-from dokosim.engine.jit import decision_kernel, inline_kernel, kernel, parallel_kernel
+from dokosim.engine.jit import decision_kernel, inline_kernel, parallel_kernel
+from dokosim.engine.stack import stack_zeros, stack_zeros_2d
 from dokosim.engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
     MAX_CALL_LOG, N_ITEMS, OUT_LEN, O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE,
@@ -38,7 +39,7 @@ from dokosim.engine.scoring import describe_state, score_deal
 from dokosim.engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
 
 from dokosim.engine.strategy_call import (
-    INLINE_NONE, INLINE_RANDOM, INLINE_SIMPLE, T_CALL, T_CARD, T_EXCHANGE, T_INLINE, T_RESERVE, call_choice,
+    MAX_PARAMS, INLINE_NONE, INLINE_RANDOM, INLINE_SIMPLE, T_CALL, T_CARD, T_EXCHANGE, T_INLINE, T_RESERVE, call_choice,
     call_decision,
 )
 from dokosim.strategies import random_player, simple
@@ -175,7 +176,7 @@ def run_poverty(poor, dealer, strategies, strategy_ids, params, st, hands, rules
             return
 
 
-@decision_kernel
+@inline_kernel
 def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
                st, hands, hands0, deck, power, fclass, cmask, rng, choices, contract_out, poverty):
     """Deal deal ``deal_id`` (its random stream), resolve the contract and set up ``st`` for the
@@ -258,7 +259,7 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
     return contract, attempt
 
 
-@decision_kernel
+@inline_kernel
 def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strategies, strategy_ids, params, st,
                hands, plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log):
     """Play cards k_from .. k_to - 1 of the deal, each after its round of calls; returns the
@@ -308,7 +309,7 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
     return n_calls
 
 
-@decision_kernel
+@inline_kernel
 def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
                   st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items,
                   res, rng, choices, contract_out, call_masks, poverty, out_row, play_log, call_log):
@@ -363,25 +364,25 @@ def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, s
 
 @inline_kernel
 def deal_scratch():
-    """The scratch arrays one thread plays deals in, allocated once per block of deals
-    (an allocation per deal would cost about half the speed)."""
-    return (np.zeros(ST_LEN, dtype=np.int64),     # st
-            np.zeros(4, dtype=np.int64),          # hands
-            np.zeros(4, dtype=np.int64),          # hands0, the hands as dealt
-            np.zeros(48, dtype=np.int64),         # deck
-            np.zeros(48, dtype=np.int64),         # plays
-            np.zeros(48, dtype=np.int64),         # play_seat
-            np.zeros(12, dtype=np.int64),         # trick_winner
-            np.zeros(48, dtype=np.int64),         # power
-            np.zeros(48, dtype=np.int64),         # fclass
-            np.zeros(5, dtype=np.int64),          # cmask
-            np.zeros((2, N_ITEMS), dtype=np.int64),  # items
-            np.zeros(RES_LEN, dtype=np.int64),    # res
-            np.zeros(RNG_LEN, dtype=np.uint64),   # rng
-            np.zeros(4, dtype=np.int64),          # choices
-            np.zeros(2, dtype=np.int64),          # contract_out
-            np.zeros(4, dtype=np.int64),          # call_masks
-            np.zeros(4, dtype=np.int64))          # poverty
+    """The scratch arrays one thread plays deals in, once per block of deals, on the stack
+    of the block kernel (engine/stack.py)."""
+    return (stack_zeros(ST_LEN, np.int64),     # st
+            stack_zeros(4, np.int64),          # hands
+            stack_zeros(4, np.int64),          # hands0, the hands as dealt
+            stack_zeros(48, np.int64),         # deck
+            stack_zeros(48, np.int64),         # plays
+            stack_zeros(48, np.int64),         # play_seat
+            stack_zeros(12, np.int64),         # trick_winner
+            stack_zeros(48, np.int64),         # power
+            stack_zeros(48, np.int64),         # fclass
+            stack_zeros(5, np.int64),          # cmask
+            stack_zeros_2d(2, N_ITEMS, np.int64),  # items
+            stack_zeros(RES_LEN, np.int64),    # res
+            stack_zeros(RNG_LEN, np.uint64),   # rng
+            stack_zeros(4, np.int64),          # choices
+            stack_zeros(2, np.int64),          # contract_out
+            stack_zeros(4, np.int64),          # call_masks
+            stack_zeros(4, np.int64))          # poverty
 
 
 @parallel_kernel
@@ -399,10 +400,11 @@ def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategies,
                        strategies, strategy_ids, params, out, play_out, call_out)
 
 
-@kernel
+@decision_kernel
 def simulate_block(seed, first_deal_id, lo, hi, control, rules, strategies, strategy_ids, params, out,
                    play_out, call_out):
-    """Deals first_deal_id + lo .. first_deal_id + hi - 1 of simulate_chunk, in one scratch."""
+    """Deals first_deal_id + lo .. first_deal_id + hi - 1 of simulate_chunk, in one scratch
+    on the stack (no reference counting: it allocates nothing on the heap)."""
     (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
      rng, choices, contract_out, call_masks, poverty) = deal_scratch()
     keep = control[CTL_KEEP_PLAY] == 1
@@ -475,7 +477,7 @@ def table_seat(table, e):
     return table[e] if e >= 0 else -1
 
 
-@kernel
+@decision_kernel
 def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, rules,
                  strategies, strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
                  plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
@@ -578,20 +580,20 @@ def simulate_sessions_chunk(seed, first_session, n, n_blocks, n_players, n_deals
                        compulsory_on, control, rules, strategies, strategy_ids, params, out)
 
 
-@kernel
+@decision_kernel
 def sessions_block(seed, first_session, lo, hi, n_players, n_deals, compulsory_on, control, rules,
                    strategies, strategy_ids, params, out):
     """Sessions first_session + lo .. first_session + hi - 1 of simulate_sessions_chunk."""
     (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
      rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-    out_row = np.zeros(OUT_LEN, dtype=np.int64)
-    play_log = np.zeros(48, dtype=np.int64)
-    call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
-    sids = np.zeros(4, dtype=np.int64)
-    sparams = np.zeros((4, params.shape[1]), dtype=np.float64)
-    table = np.zeros(4, dtype=np.int64)
-    book = np.zeros(BOOK_LEN, dtype=np.int64)
-    scores = np.zeros(5, dtype=np.int64)
+    out_row = stack_zeros(OUT_LEN, np.int64)
+    play_log = stack_zeros(48, np.int64)
+    call_log = stack_zeros_2d(MAX_CALL_LOG, 3, np.int64)
+    sids = stack_zeros(4, np.int64)
+    sparams = stack_zeros_2d(4, MAX_PARAMS, np.float64)
+    table = stack_zeros(4, np.int64)
+    book = stack_zeros(BOOK_LEN, np.int64)
+    scores = stack_zeros(5, np.int64)
     for i in range(lo, hi):
         play_session(seed, first_session + i, n_players, n_deals, compulsory_on, control, rules,
                      strategies, strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
@@ -711,24 +713,24 @@ def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, s
                     strategies, strategy_ids, params, out)
 
 
-@kernel
+@decision_kernel
 def probe_block(seed, first_deal_id, lo, hi, level, control, rules, strategies, strategy_ids, params, out):
     """Deals first_deal_id + lo .. first_deal_id + hi - 1 of probe_calls_chunk."""
     (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
      rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-    probe_rng = np.zeros(RNG_LEN, dtype=np.uint64)
-    call_log = np.zeros((MAX_CALL_LOG, 3), dtype=np.int64)
+    probe_rng = stack_zeros(RNG_LEN, np.uint64)
+    call_log = stack_zeros_2d(MAX_CALL_LOG, 3, np.int64)
     # the position at the probe, to play it on a second time
-    st_at = np.zeros(ST_LEN, dtype=np.int64)
-    hands_at = np.zeros(4, dtype=np.int64)
-    plays_at = np.zeros(48, dtype=np.int64)
-    play_seat_at = np.zeros(48, dtype=np.int64)
-    trick_winner_at = np.zeros(12, dtype=np.int64)
-    power_at = np.zeros(48, dtype=np.int64)
-    fclass_at = np.zeros(48, dtype=np.int64)
-    cmask_at = np.zeros(5, dtype=np.int64)
-    call_masks_at = np.zeros(4, dtype=np.int64)
-    rng_at = np.zeros(RNG_LEN, dtype=np.uint64)
+    st_at = stack_zeros(ST_LEN, np.int64)
+    hands_at = stack_zeros(4, np.int64)
+    plays_at = stack_zeros(48, np.int64)
+    play_seat_at = stack_zeros(48, np.int64)
+    trick_winner_at = stack_zeros(12, np.int64)
+    power_at = stack_zeros(48, np.int64)
+    fclass_at = stack_zeros(48, np.int64)
+    cmask_at = stack_zeros(5, np.int64)
+    call_masks_at = stack_zeros(4, np.int64)
+    rng_at = stack_zeros(RNG_LEN, np.uint64)
     for i in range(lo, hi):
         row = out[i]
         for j in range(PROBE_LEN):
