@@ -176,7 +176,7 @@ def run_poverty(poor, dealer, strategies, strategy_ids, params, st, hands, rules
             return
 
 
-@inline_kernel
+@decision_kernel
 def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
                st, hands, hands0, deck, power, fclass, cmask, rng, choices, contract_out, poverty):
     """Deal deal ``deal_id`` (its random stream), resolve the contract and set up ``st`` for the

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..cards import CONTRACT_IS_SOLO, EYES, T_AD, T_JC
-from .jit import inline_kernel, kernel
+from .jit import decision_kernel, inline_kernel, kernel
 from .layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
     I_KO_ANN, I_NO90_ANN, I_RE_ANN, I_REACHED_120, I_UNDER_90, I_WON, ITEM_WEIGHTS, N_ITEMS,
@@ -60,7 +60,7 @@ def side_sum(items, side):
     return total
 
 
-@inline_kernel
+@decision_kernel
 def score_deal(st, plays, play_seat, trick_winner, items, res):
     """Score a complete deal into ``items`` (2 x N_ITEMS, row 0 Re) and ``res``."""
     n_tricks = st[P_HAND_SIZE]
