@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from .simulate import SimulationError, make_plan
+from .kernels import ensure_loop
 from .strategies.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
 CALL_LEVELS = {"re": 1, "no90": 2, "no60": 3, "no30": 4, "schwarz": 5}
@@ -71,7 +72,7 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
         for first in range(0, plan.deals, plan.chunk_size):
             n = min(plan.chunk_size, plan.deals - first)
             out = np.zeros((n, module.PROBE_LEN), dtype=np.int64)
-            module.probe_calls_chunk(plan.seed, first, n, min(n, 4 * numba.get_num_threads()), lv,
+            ensure_loop(module.probe_calls_chunk, "the call-probe loop")(plan.seed, first, n, min(n, 4 * numba.get_num_threads()), lv,
                                      control, packed_rules, table, strategy_ids, param_table, out)
             if probes_only:
                 out = out[out[:, 2] >= 0]

@@ -682,7 +682,8 @@ class _ReplayBatch:
         items = np.zeros((n, 2, N_ITEMS), dtype=np.int64)
         err = np.zeros((n, ERR_LEN), dtype=np.int64)
         if n:
-            replay_batch(*self._inputs, items, res, err)
+            from .kernels import ensure_loop
+            ensure_loop(replay_batch, "the record replay")(*self._inputs, items, res, err)
         return res, items, err
 
 

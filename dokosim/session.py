@@ -21,6 +21,7 @@ from . import __version__
 from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_chunk
 from .rules import Rules, rules_from_object
 from .simulate import SimulationError, _progress
+from .kernels import ensure_loop
 from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
 
 SESSION_SCHEMA_VERSION = 1
@@ -150,7 +151,7 @@ class SessionSimulator:
         out = self._out[:size]
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
-            self.module.simulate_sessions_chunk(
+            ensure_loop(self.module.simulate_sessions_chunk, "the session loop")(
                 self.plan.seed, first, n, n_blocks, self.plan.players, self.plan.deals_per_session,
                 self.plan.compulsory, self.control, self.rules, self.strategy_table, self.strategy_ids,
                 self.params, out)

@@ -639,6 +639,13 @@ PLAIN_TENS_NORMAL = _type_mask("TC", "TS")
 
 
 @inline_kernel
+def copy_into(dst, src):
+    """dst[:] = src, element by element (a slice assignment may allocate a temporary)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@inline_kernel
 def probe_window(level):
     """How many moments (card indices from 0) a probe of ``level`` draws from: a first call of
     that level must come while the caller holds at least 12 - level cards (card 4 * level + 3
@@ -766,28 +773,28 @@ def probe_block(seed, first_deal_id, lo, hi, level, control, rules, strategies, 
         row[PR_SEAT] = seat
         row[PR_SIDE] = side
         probe_features(st, hands, seat, side, plays, trick_winner, row)
-        st_at[:] = st
-        hands_at[:] = hands
-        plays_at[:] = plays
-        play_seat_at[:] = play_seat
-        trick_winner_at[:] = trick_winner
-        power_at[:] = power
-        fclass_at[:] = fclass
-        cmask_at[:] = cmask
-        call_masks_at[:] = call_masks
-        rng_at[:] = rng
+        copy_into(st_at, st)
+        copy_into(hands_at, hands)
+        copy_into(plays_at, plays)
+        copy_into(play_seat_at, play_seat)
+        copy_into(trick_winner_at, trick_winner)
+        copy_into(power_at, power)
+        copy_into(fclass_at, fclass)
+        copy_into(cmask_at, cmask)
+        copy_into(call_masks_at, call_masks)
+        copy_into(rng_at, rng)
         for branch in range(2):  # 0: with the call, 1: without
             if branch == 1:
-                st[:] = st_at
-                hands[:] = hands_at
-                plays[:] = plays_at
-                play_seat[:] = play_seat_at
-                trick_winner[:] = trick_winner_at
-                power[:] = power_at
-                fclass[:] = fclass_at
-                cmask[:] = cmask_at
-                call_masks[:] = call_masks_at
-                rng[:] = rng_at
+                copy_into(st, st_at)
+                copy_into(hands, hands_at)
+                copy_into(plays, plays_at)
+                copy_into(play_seat, play_seat_at)
+                copy_into(trick_winner, trick_winner_at)
+                copy_into(power, power_at)
+                copy_into(fclass, fclass_at)
+                copy_into(cmask, cmask_at)
+                copy_into(call_masks, call_masks_at)
+                copy_into(rng, rng_at)
                 if level_before < level - 1:  # the calls below ``level`` are made in both
                     make_call(st, hands, seat, level - 1)
                     refresh_call_masks(st, hands, call_masks)

@@ -11,6 +11,7 @@ import polars as pl
 
 from . import __version__
 from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, mask_str, parse_card_type
+from .kernels import ensure_loop
 from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
 from .engine.layout import MAX_CALL_LOG, OUT_LEN
 from .rules import Rules, rules_from_object
@@ -180,7 +181,7 @@ class Simulator:
         calls = self._calls[:n] if self.plan.keep_play else self._calls
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
-            self.module.simulate_chunk(self.plan.seed, first, n, n_blocks, self.control, self.rules,
+            ensure_loop(self.module.simulate_chunk, "the simulation loop")(self.plan.seed, first, n, n_blocks, self.control, self.rules,
                                        self.strategy_table, self.strategy_ids, self.params, out, plays,
                                        calls)
         return out, plays, calls

@@ -215,15 +215,20 @@ def is_compiled(module_path: str) -> bool:
     (so that using it costs no compilation)."""
     if module_path in _COMPILED or module_path in INLINE_MODULES:
         return True
+    return all(_cached(entry) for entry in _entry_points(module_path))
+
+
+def _cached(entry) -> bool:
     try:
-        return all(entry._cache._load_index() for entry in _entry_points(module_path))
+        return bool(entry._cache._load_index())
     except Exception:  # numba internals moved: assume the worst, say "compiling"
         return False
 
 
-def compiled_strategy(module_path: str) -> np.ndarray:
-    """A strategy table row (strategy_call.T_*) for the strategy in ``module_path``, compiling
-    its entry points once (or loading them from numba's cache)."""
+def compiled_strategy(module_path: str, name: str | None = None) -> np.ndarray:
+    """A strategy table row (strategy_call.T_*) for the strategy in ``module_path`` (called
+    ``name``), compiling its entry points once (or loading them from numba's cache); says so
+    on stderr when it compiles."""
     from ..engine.strategy_call import INLINE_NONE, TABLE_WIDTH, T_INLINE
 
     row = np.zeros(TABLE_WIDTH, dtype=np.int64)
@@ -232,6 +237,9 @@ def compiled_strategy(module_path: str) -> np.ndarray:
         return row
     if module_path not in _COMPILED:
         entries = _entry_points(module_path)
+        if not all(_cached(entry) for entry in entries):
+            from ..kernels import announce_compile
+            announce_compile(f"the {name or module_path} strategy")
         for entry in entries:
             entry.compile()
         _COMPILED[module_path] = (entries, [entry.address for entry in entries])
@@ -243,7 +251,10 @@ def compiled_strategy(module_path: str) -> np.ndarray:
 def strategy_table(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     """(table, ids): one table row per distinct strategy module, and each seat's row index.
     Rows are in order of first appearance; the loop's results depend on neither."""
-    modules = list(dict.fromkeys(s.module_path for s in strategies))
-    table = np.stack([compiled_strategy(m) for m in modules])
+    names = {}
+    for s in strategies:
+        names.setdefault(s.module_path, s.name)
+    modules = list(names)
+    table = np.stack([compiled_strategy(m, names[m]) for m in modules])
     ids = np.array([modules.index(s.module_path) for s in strategies], dtype=np.int64)
     return table, ids

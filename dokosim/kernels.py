@@ -1,0 +1,136 @@
+"""The compiled kernels: which there are, whether they are cached, and compiling them once.
+
+dokosim compiles a handful of kernels, each once per machine (numba's on-disk cache, stamped
+with the package's source, see engine/jit.py): the three deal loops (simulate, sessions, call
+probes), the record replay, and each strategy that is not inlined in the loops (heuristic,
+pimc and users' plug-ins, see engine/strategy_call.py). Any combination of strategies at any
+seats, in any command, reuses them.
+
+``announce_compile`` tells the user on stderr, before a kernel compiles, what is compiling and
+about how long it takes; ``compile_all`` (``dokosim compile``) compiles every built-in kernel
+ahead of use, for a cluster image, a notebook server or CI.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+# Seconds each kernel took to compile cold on a 2-core machine (scripts/coldstart.py);
+# only used to tell the user what to expect.
+EXPECTED_SECONDS = {"the simulation loop": 50, "the session loop": 40, "the call-probe loop": 35,
+                    "the record replay": 15, "the heuristic strategy": 25, "the pimc strategy": 35}
+_announced: set[str] = set()
+
+
+def announce_compile(what: str, seconds: float | None = None) -> None:
+    """One line on stderr: ``what`` is compiling, once, about ``seconds``. Said once per process."""
+    if what in _announced or os.environ.get("DOKOSIM_QUIET_COMPILE"):
+        return
+    _announced.add(what)
+    seconds = seconds if seconds is not None else EXPECTED_SECONDS.get(what)
+    about = f", about {seconds:.0f} s" if seconds else ""
+    print(f"dokosim: compiling {what}, once{about} (later runs load it from the cache)",
+          file=sys.stderr, flush=True)
+
+
+def dispatcher_cached(dispatcher) -> bool:
+    """Whether a numba dispatcher has a compiled version in this process or on disk."""
+    if dispatcher.signatures:
+        return True
+    try:
+        return bool(dispatcher._cache._load_index())
+    except Exception:  # numba internals moved: assume it compiles
+        return False
+
+
+def ensure_loop(dispatcher, what: str):
+    """``dispatcher``, announced first if calling it will compile it."""
+    if not dispatcher_cached(dispatcher):
+        announce_compile(what)
+    return dispatcher
+
+
+# ---------------------------------------------------------------- dokosim compile
+
+@dataclass(frozen=True)
+class Kernel:
+    """A built-in kernel that ``dokosim compile`` compiles: a label and how to compile it."""
+
+    what: str
+    compile: callable
+
+
+def _simulation_loop():
+    from .simulate import simulate
+    simulate(8, seed=0, strategy="random,simple,random,simple", quiet=True)
+
+
+def _session_loop():
+    from .session import simulate_sessions
+    simulate_sessions(1, seed=0, strategy="random", deals=4, quiet=True)
+
+
+def _probe_loop():
+    from .call_probe import probe_calls
+    probe_calls(8, seed=0, strategy="random")
+
+
+def _record_replay():
+    from .records import score_objects
+    from .simulate import simulate
+    records = simulate(2, seed=0, strategy="random", keep_play=True, quiet=True)["record"].to_list()
+    import orjson
+    score_objects([orjson.loads(r) for r in records])
+
+
+def _strategy(name):
+    def run():
+        from .strategies.registry import compiled_strategy, resolve
+        compiled_strategy(resolve(name).module_path)
+    return run
+
+
+KERNELS = (
+    Kernel("the simulation loop", _simulation_loop),
+    Kernel("the session loop", _session_loop),
+    Kernel("the call-probe loop", _probe_loop),
+    Kernel("the record replay", _record_replay),
+    Kernel("the heuristic strategy", _strategy("heuristic")),
+    Kernel("the pimc strategy", _strategy("pimc")),
+)
+
+
+def _compile_one(index: int) -> tuple[int, float]:
+    os.environ["DOKOSIM_QUIET_COMPILE"] = "1"
+    t = time.perf_counter()
+    KERNELS[index].compile()
+    return index, time.perf_counter() - t
+
+
+def compile_all(jobs: int = 1, progress=None) -> dict[str, float]:
+    """Compile (or load from the cache) every built-in kernel; returns seconds per kernel.
+
+    ``jobs`` > 1 compiles in that many worker processes (numba compiles on one core per
+    process). ``progress(what, seconds)`` is called as each kernel is done.
+    """
+    done: dict[str, float] = {}
+    if jobs <= 1:
+        for i in range(len(KERNELS)):
+            _, seconds = _compile_one(i)
+            done[KERNELS[i].what] = seconds
+            if progress:
+                progress(KERNELS[i].what, seconds)
+        return done
+    import multiprocessing
+    # heavy kernels first, so the workers finish together
+    order = sorted(range(len(KERNELS)), key=lambda i: -EXPECTED_SECONDS.get(KERNELS[i].what, 0))
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for future in as_completed([pool.submit(_compile_one, i) for i in order]):
+            i, seconds = future.result()
+            done[KERNELS[i].what] = seconds
+            if progress:
+                progress(KERNELS[i].what, seconds)
+    return done
