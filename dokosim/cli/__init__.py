@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import click
 
-from . import advise, probe_calls, rules_cmd, score, session, show, simulate, study, tournament
+from . import (
+    advise, compile_cmd, probe_calls, rules_cmd, score, session, show, simulate, study, tournament,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -24,6 +26,6 @@ def main():
 
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,
-                 session.session, probe_calls.probe_calls, study.study, advise.advise):
+                 session.session, probe_calls.probe_calls, study.study, advise.advise, compile_cmd.compile_cmd):
     main.add_command(_command)
 del _command
