@@ -41,7 +41,7 @@ def dispatcher_cached(dispatcher) -> bool:
     if dispatcher.signatures:
         return True
     try:
-        return bool(dispatcher._cache._load_index())
+        return bool(dispatcher._cache._cache_file._load_index())
     except Exception:  # numba internals moved: assume it compiles
         return False
 

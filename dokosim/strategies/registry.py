@@ -220,7 +220,7 @@ def is_compiled(module_path: str) -> bool:
 
 def _cached(entry) -> bool:
     try:
-        return bool(entry._cache._load_index())
+        return bool(entry._cache._cache_file._load_index())
     except Exception:  # numba internals moved: assume the worst, say "compiling"
         return False
 
