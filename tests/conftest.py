@@ -1,10 +1,26 @@
-"""Shared fixtures: kernels compile once per session (numba caches them on disk too)."""
+"""Shared fixtures, and the kernels compiled once before the tests start (numba caches them on
+disk, so the test workers and every subprocess the tests start load them from there)."""
 import json
+import os
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+
+def pytest_configure(config):
+    """In the controlling process, before pytest-xdist starts its workers: compile every
+    built-in kernel (``dokosim compile``), one process per core, so that no two workers
+    compile the same kernel and no test waits for one."""
+    if hasattr(config, "workerinput"):
+        return
+    from dokosim.kernels import compile_all
+    start = time.perf_counter()
+    compile_all(jobs=os.cpu_count() or 1)
+    print(f"dokosim kernels compiled or loaded in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,90 @@
+"""Compile once: a plug-in strategy compiles its own code and nothing else (issue 12).
+
+The checks count compilations in a fresh interpreter that shares the test session's kernel
+cache: numba's dispatcher statistics (cache hits and misses) for every dokosim kernel, the
+cache hits of the strategies' C entry points, and the announcements on stderr.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+COUNT_COMPILATIONS = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import numba
+from numba.core.registry import CPUDispatcher
+import dokosim
+from dokosim.simulate import simulate
+from dokosim.strategies import registry
+
+registry.register_path("my_bots.greedy")
+df = simulate(2000, seed=5, strategy="greedy,heuristic,simple,random")
+misses = {}
+for name, module in list(sys.modules.items()):
+    if not name.startswith("dokosim"):
+        continue
+    for attr, value in vars(module).items():
+        if isinstance(value, CPUDispatcher) and value.stats.cache_misses:
+            misses[f"{name}.{attr}"] = value.stats.cache_misses
+entries = {path: [e.cache_hits for e in compiled[0]] for path, compiled in registry._COMPILED.items()}
+print(json.dumps({"rows": df.height, "misses": misses, "entries": entries}))
+"""
+
+
+def _plugin(tmp_path: Path) -> Path:
+    text = (DOCS / "strategies.md").read_text()
+    block = re.search(r"```python\n(# file: my_bots/greedy.py\n.*?)```", text, re.S).group(1)
+    package = tmp_path / "my_bots"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    # a source of its own, so that no earlier run of the docs' example left it in the cache
+    (package / "greedy.py").write_text(block + f"\n# {uuid.uuid4()}\n")
+    return tmp_path
+
+
+def test_a_plugin_strategy_compiles_its_own_code_and_nothing_else(tmp_path):
+    from dokosim.simulate import simulate
+    simulate(10, seed=1, strategy="heuristic,simple,random,simple")  # the built-ins, cached
+    proc = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS, str(_plugin(tmp_path))],
+                          capture_output=True, text=True, env={**os.environ, "DOKOSIM_QUIET_COMPILE": ""})
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["rows"] == 2000
+    assert report["misses"] == {}, "built-in kernels compiled again"
+    # heuristic's four entry points came from the cache; the plug-in's were compiled
+    assert report["entries"]["dokosim.strategies.heuristic"] == [1, 1, 1, 1]
+    assert report["entries"]["my_bots.greedy"] == [0, 0, 0, 0]
+    assert set(report["entries"]) == {"dokosim.strategies.heuristic", "my_bots.greedy"}  # random, simple inlined
+    # the user is told what compiles, and only that
+    said = [line for line in proc.stderr.splitlines() if line.startswith("dokosim: compiling")]
+    assert len(said) == 1 and "the greedy strategy" in said[0], proc.stderr
+
+
+def test_any_seating_of_compiled_strategies_reuses_the_kernels():
+    from dokosim import sim_loop
+    from dokosim.simulate import simulate
+    from dokosim.strategies import registry
+    simulate(10, seed=1, strategy="heuristic,simple,random,simple")
+    compiled = dict(registry._COMPILED)
+    signatures = list(sim_loop.simulate_chunk.signatures)
+    for strategy in ("simple,heuristic,heuristic,random", "random", "heuristic", "simple,random,simple,simple"):
+        simulate(10, seed=2, strategy=strategy)
+        simulate(10, seed=2, strategy=strategy, contract="queens_solo", declarer=1)
+    assert sim_loop.simulate_chunk.signatures == signatures  # one specialisation for every seating
+    assert registry._COMPILED.keys() == compiled.keys()
+    assert all(registry._COMPILED[k] is compiled[k] for k in compiled)
+
+
+def test_dokosim_compile_reports_every_kernel():
+    from dokosim.kernels import KERNELS
+    proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "compile", "--jobs", "1", "--quiet"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert f"compiled {len(KERNELS)} kernels in" in proc.stdout
+    assert "Traceback" not in proc.stderr
