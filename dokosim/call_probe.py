@@ -8,7 +8,7 @@ without it. A denial includes the calls below it, so "without" means with the ca
 step. The caller's side is then frozen at its level for the rest of the deal in both branches,
 so the difference between the branches is the call alone; the other side calls as its
 strategies decide. Only normal games are probed.
-The kernel is ``probe_calls_chunk`` in ``dokosim/sim_loop.py``; the rules are the engine's.
+The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/sim_loop.py``; the rules are the engine's.
 """
 from __future__ import annotations
 
@@ -72,8 +72,9 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
         for first in range(0, plan.deals, plan.chunk_size):
             n = min(plan.chunk_size, plan.deals - first)
             out = np.zeros((n, module.PROBE_LEN), dtype=np.int64)
-            ensure_loop(module.probe_calls_chunk, "the call-probe loop")(plan.seed, first, n, min(n, 4 * numba.get_num_threads()), lv,
-                                     control, packed_rules, table, strategy_ids, param_table, out)
+            loop = ensure_loop(module.run_chunk, "the deal loop")
+            loop(module.MODE_PROBES, plan.seed, first, n, min(n, 4 * numba.get_num_threads()), 4, 1, 0, lv,
+                 control, packed_rules, table, strategy_ids, param_table, out, *module.no_logs())
             if probes_only:
                 out = out[out[:, 2] >= 0]
             frames.append(pl.DataFrame({name: out[:, i] for i, name in enumerate(module.PROBE_COLUMNS)}))

@@ -1,8 +1,8 @@
 """The compiled kernels: which there are, whether they are cached, and compiling them once.
 
 dokosim compiles a handful of kernels, each once per machine (numba's on-disk cache, stamped
-with the package's source, see engine/jit.py): the three deal loops (simulate, sessions, call
-probes), the record replay, and each strategy that is not inlined in the loops (heuristic,
+with the package's source, see engine/jit.py): the deal loop (simulate, sessions and call
+probes in one kernel, sim_loop.run_chunk), the record replay, and each strategy that is not inlined in the loops (heuristic,
 pimc and users' plug-ins, see engine/strategy_call.py). Any combination of strategies at any
 seats, in any command, reuses them.
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 # Seconds each kernel took to compile cold on a 2-core machine (scripts/coldstart.py);
 # only used to tell the user what to expect.
-EXPECTED_SECONDS = {"the simulation loop": 50, "the session loop": 40, "the call-probe loop": 35,
-                    "the record replay": 15, "the heuristic strategy": 25, "the pimc strategy": 35}
+EXPECTED_SECONDS = {"the deal loop": 60, "the record replay": 10, "the heuristic strategy": 25,
+                    "the pimc strategy": 40}
 _announced: set[str] = set()
 
 
@@ -63,19 +63,9 @@ class Kernel:
     compile: callable
 
 
-def _simulation_loop():
+def _deal_loop():
     from .simulate import simulate
     simulate(8, seed=0, strategy="random,simple,random,simple", quiet=True)
-
-
-def _session_loop():
-    from .session import simulate_sessions
-    simulate_sessions(1, seed=0, strategy="random", deals=4, quiet=True)
-
-
-def _probe_loop():
-    from .call_probe import probe_calls
-    probe_calls(8, seed=0, strategy="random")
 
 
 def _record_replay():
@@ -94,9 +84,7 @@ def _strategy(name):
 
 
 KERNELS = (
-    Kernel("the simulation loop", _simulation_loop),
-    Kernel("the session loop", _session_loop),
-    Kernel("the call-probe loop", _probe_loop),
+    Kernel("the deal loop", _deal_loop),
     Kernel("the record replay", _record_replay),
     Kernel("the heuristic strategy", _strategy("heuristic")),
     Kernel("the pimc strategy", _strategy("pimc")),

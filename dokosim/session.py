@@ -3,7 +3,7 @@
 A session is a tournament round (RULES.md 1.3): 24 deals with four players, 30
 with five, each player owing one compulsory solo; with the house rules ``bock``
 (bock rounds double the scores) and ``five_players`` (the dealer sits out).
-Sessions run in parallel in the numba kernel ``simulate_sessions_chunk`` of
+Sessions run in parallel in the numba kernel ``run_chunk`` (MODE_SESSIONS) of
 ``sim_loop.py``; the deals of a session run one after the other through the
 same per-deal code as ``simulate``. Every row depends only on (seed, session id).
 See docs/sessions.md.
@@ -151,10 +151,10 @@ class SessionSimulator:
         out = self._out[:size]
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
-            ensure_loop(self.module.simulate_sessions_chunk, "the session loop")(
-                self.plan.seed, first, n, n_blocks, self.plan.players, self.plan.deals_per_session,
-                self.plan.compulsory, self.control, self.rules, self.strategy_table, self.strategy_ids,
-                self.params, out)
+            loop = ensure_loop(self.module.run_chunk, "the deal loop")
+            loop(self.module.MODE_SESSIONS, self.plan.seed, first, n, n_blocks, self.plan.players,
+                 self.plan.deals_per_session, int(self.plan.compulsory), 0, self.control, self.rules,
+                 self.strategy_table, self.strategy_ids, self.params, out, *self.module.no_logs())
         return out
 
     def frame(self, first: int, n: int) -> pl.DataFrame:

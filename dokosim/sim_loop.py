@@ -25,8 +25,8 @@ from dokosim.engine.layout import (
     O_CLARIFY, O_CONTRACT, O_DEAL_ID, O_DEALER, O_DECLARER, O_DOKO_KO, O_DOKO_RE, O_EYES_RE,
     O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
     O_TRICKS_RE, O_VALUE, O_WINNER, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
-    O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_BOCK_MASK, R_NO_NINES, R_SOLO_MASK, REDEAL, P_CLARIFIED, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
-    P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SHIFT, P_TURN, PUBLIC_LEN,
+    O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_BOCK_MASK, R_NO_NINES, R_SOLO_MASK, REDEAL, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
+    P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_TURN, PUBLIC_LEN,
     RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
 )
 from dokosim.engine.play import (
@@ -39,8 +39,8 @@ from dokosim.engine.scoring import describe_state, score_deal
 from dokosim.engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
 
 from dokosim.engine.strategy_call import (
-    MAX_PARAMS, INLINE_NONE, INLINE_RANDOM, INLINE_SIMPLE, T_CALL, T_CARD, T_EXCHANGE, T_INLINE, T_RESERVE, call_choice,
-    call_decision,
+    INLINE_NONE, INLINE_RANDOM, INLINE_SIMPLE, MAX_PARAMS, T_CALL, T_CARD, T_EXCHANGE, T_INLINE, T_RESERVE,
+    call_choice, call_decision,
 )
 from dokosim.strategies import random_player, simple
 from dokosim.strategies.common import default_exchange
@@ -260,7 +260,8 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
 
 
 @inline_kernel
-def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strategies, strategy_ids, params, st,
+def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strategies, strategy_ids, params,
+               st,
                hands, plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log):
     """Play cards k_from .. k_to - 1 of the deal, each after its round of calls; returns the
     number of calls logged so far (``n_calls`` before).
@@ -310,20 +311,11 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
 
 
 @inline_kernel
-def play_one_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
-                  st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items,
-                  res, rng, choices, contract_out, call_masks, poverty, out_row, play_log, call_log):
-    """Deal, resolve the contract, play and score deal ``deal_id`` (its random stream);
-    write its row into out_row. See start_deal for ``owe_mask`` and ``force_seat``."""
-    contract, attempt = start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules,
-                                   strategies, strategy_ids, params, st, hands, hands0, deck, power, fclass,
-                                   cmask, rng, choices, contract_out, poverty)
+def finish_deal(deal_id, dealer, contract, attempt, n_calls, control, st, hands0, plays, play_seat,
+                trick_winner, items, res, poverty, out_row, play_log, call_log):
+    """Score the deal just played and write its row into out_row (and its cards and calls into
+    play_log and call_log when control[CTL_KEEP_PLAY])."""
     n_cards = 4 * st[P_HAND_SIZE]
-    if control[CTL_CALLS] == 1:
-        refresh_call_masks(st, hands, call_masks)
-    n_calls = play_cards(0, n_cards, 0, -1, 0, control, rules, strategies, strategy_ids, params, st, hands,
-                         plays, play_seat, trick_winner, power, fclass, cmask, rng, call_masks,
-                         call_log)
     score_deal(st, plays, play_seat, trick_winner, items, res)
     if control[CTL_KEEP_PLAY]:
         for k in range(n_cards):
@@ -385,41 +377,6 @@ def deal_scratch():
             stack_zeros(4, np.int64))          # poverty
 
 
-@parallel_kernel
-def simulate_chunk(seed, first_deal_id, n, n_blocks, control, rules, strategies, strategy_ids, params, out,
-                   play_out, call_out):
-    """Play deals first_deal_id .. first_deal_id + n - 1 into ``out`` (n x OUT_LEN).
-
-    The deals are cut into ``n_blocks`` blocks (a few per thread). Rows depend only on
-    (seed, deal_id). ``play_out`` (n x 48) and ``call_out`` (n x MAX_CALL_LOG x 3) are filled
-    when control[CTL_KEEP_PLAY] is 1 (else they may have one row).
-    """
-    # the prange body is one call: numba's parfor passes take minutes over a large body
-    for b in prange(n_blocks):
-        simulate_block(seed, first_deal_id, b * n // n_blocks, (b + 1) * n // n_blocks, control, rules,
-                       strategies, strategy_ids, params, out, play_out, call_out)
-
-
-@decision_kernel
-def simulate_block(seed, first_deal_id, lo, hi, control, rules, strategies, strategy_ids, params, out,
-                   play_out, call_out):
-    """Deals first_deal_id + lo .. first_deal_id + hi - 1 of simulate_chunk, in one scratch
-    on the stack (no reference counting: it allocates nothing on the heap)."""
-    (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
-     rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-    keep = control[CTL_KEEP_PLAY] == 1
-    for i in range(lo, hi):
-        j = i if keep else 0
-        deal_id = first_deal_id + i
-        dealer = control[CTL_DEALER]
-        if dealer < 0:
-            dealer = deal_id % 4
-        play_one_deal(seed, deal_id, dealer, 0, -1, control, rules, strategies, strategy_ids, params, st,
-                      hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask,
-                      items, res, rng, choices, contract_out, call_masks, poverty, out[i],
-                      play_out[j], call_out[j])
-
-
 # ---------------------------------------------------------------- sessions
 # One row per played deal of a session (dokosim.session turns them into columns). Seats are
 # the table's seats 0..n_players-1; the engine plays the four active ones as its seats 0..3
@@ -477,129 +434,90 @@ def table_seat(table, e):
     return table[e] if e >= 0 else -1
 
 
-@decision_kernel
-def play_session(seed, session_id, n_players, n_deals, compulsory_on, control, rules,
-                 strategies, strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
-                 plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
-                 contract_out, call_masks, poverty, out_row, play_log, call_log, out, row0):
-    """Play the n_deals deals of session ``session_id`` into out[row0 : row0 + n_deals]."""
-    owe = np.int64(0)
-    if compulsory_on:
-        owe = (np.int64(1) << n_players) - 1
-    for i in range(BOOK_LEN):
-        book[i] = 0
-    dealer = 0
-    bock_mask = rules[R_BOCK_MASK]
-    for k in range(n_deals):
-        edealer = seat_table(dealer, n_players, table)
-        owe_mask = np.int64(0)
-        for e in range(4):
-            t = table[e]
-            if (owe >> t) & 1:
-                owe_mask |= np.int64(1) << e
-            sids[e] = strategy_ids[t]
-            for j in range(params.shape[1]):
-                sparams[e, j] = params[t, j]
-        force = -1
-        if owe and not forced_solos_fit((dealer + 1) % n_players, owe, n_deals - k - 1, n_players):
-            for i in range(4):  # vorfuehren: the first owing player from the dealer's left
-                e = (edealer + 1 + i) & 3
-                if (owe_mask >> e) & 1:
-                    force = e
-                    break
-        play_one_deal(seed, SESSION_STREAM + SESSION_MAX_DEALS * session_id + k, edealer,
-                      owe_mask, force, control, rules, strategies, sids, sparams, st, hands, hands0, deck,
-                      plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng,
-                      choices, contract_out, call_masks, poverty, out_row, play_log, call_log)
-        contract = out_row[O_CONTRACT]
-        declarer = out_row[O_DECLARER]
-        comp = contract >= C_SOLO_BASE and declarer >= 0 and ((owe_mask >> declarer) & 1) == 1
-        if comp:
-            owe ^= np.int64(1) << table[declarer]
-        # bock and scores: this deal's multiplier, then its triggers queue rounds from the
-        # next deal on (engine/session.py); res gets the contract and calls next to the score
-        describe_state(st, res)
-        mult, trig = book_deal(res, bock_mask, n_players, table, book, scores)
-        winner = out_row[O_WINNER]
-        r = row0 + k
-        out[r, S_SESSION] = session_id
-        out[r, S_DEAL_NO] = k
-        out[r, S_DEALER] = dealer
-        out[r, S_CONTRACT] = contract
-        out[r, S_DECLARER] = table_seat(table, declarer)
-        re_mask = np.int64(0)
-        for e in range(4):
-            if (out_row[O_RE_MASK] >> e) & 1:
-                re_mask |= np.int64(1) << table[e]
-        out[r, S_RE_MASK] = re_mask
-        out[r, S_EYES_RE] = out_row[O_EYES_RE]
-        out[r, S_TRICKS_RE] = out_row[O_TRICKS_RE]
-        out[r, S_CALLS_RE] = out_row[O_CALLS_RE]
-        out[r, S_CALLS_KO] = out_row[O_CALLS_KO]
-        out[r, S_FIRST_RE] = out_row[O_FIRST_RE]
-        out[r, S_FIRST_KO] = out_row[O_FIRST_KO]
-        out[r, S_SOLOIST] = table_seat(table, out_row[O_SOLOIST])
-        out[r, S_CLARIFY] = out_row[O_CLARIFY]
-        out[r, S_WINNER] = winner
-        out[r, S_VALUE] = out_row[O_VALUE]
-        out[r, S_FOX_RE] = out_row[O_FOX_RE]
-        out[r, S_FOX_KO] = out_row[O_FOX_KO]
-        out[r, S_DOKO_RE] = out_row[O_DOKO_RE]
-        out[r, S_DOKO_KO] = out_row[O_DOKO_KO]
-        out[r, S_CHARLIE_RE] = out_row[O_CHARLIE_RE]
-        out[r, S_CHARLIE_KO] = out_row[O_CHARLIE_KO]
-        out[r, S_AGAINST_QUEENS] = out_row[O_AGAINST_QUEENS]
-        out[r, S_REDEALS] = out_row[O_REDEALS]
-        out[r, S_POVERTY_PARTNER] = table_seat(table, out_row[O_POVERTY_PARTNER])
-        out[r, S_POVERTY_PASSED] = out_row[O_POVERTY_PASSED]
-        out[r, S_POVERTY_RETURNED] = out_row[O_POVERTY_RETURNED]
-        out[r, S_PIGLETS] = table_seat(table, out_row[O_PIGLETS])
-        out[r, S_COMPULSORY] = 1 if comp else 0
-        out[r, S_FORCED] = 1 if force >= 0 else 0
-        out[r, S_BOCK] = mult
-        out[r, S_BOCK_TRIGGERS] = trig
-        out[r, S_BOCK_QUEUE] = book[BOOK_QUEUE]
-        for p in range(5):
-            out[r, S_HAND + p] = 0
-            out[r, S_SCORE + p] = scores[p]
-            out[r, S_TOTAL + p] = book[BOOK_TOTAL + p]
-        for e in range(4):
-            out[r, S_HAND + table[e]] = out_row[O_HAND + e]
-        if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals
-            dealer = (dealer + 1) % n_players
+@inline_kernel
+def session_deal_setup(dealer, owe, k, n_deals, n_players, strategy_ids, params, table, sids, sparams):
+    """Before deal k of a session: who plays it (``table``: engine seat -> table seat, and their
+    strategies and parameters into sids, sparams), the engine's dealer, the engine seats that
+    still owe a compulsory solo, and the one that must play it now (-1: nobody).
+    Returns (engine dealer, owe_mask, force)."""
+    edealer = seat_table(dealer, n_players, table)
+    owe_mask = np.int64(0)
+    for e in range(4):
+        t = table[e]
+        if (owe >> t) & 1:
+            owe_mask |= np.int64(1) << e
+        sids[e] = strategy_ids[t]
+        for j in range(params.shape[1]):
+            sparams[e, j] = params[t, j]
+    force = -1
+    if owe and not forced_solos_fit((dealer + 1) % n_players, owe, n_deals - k - 1, n_players):
+        for i in range(4):  # vorfuehren: the first owing player from the dealer's left
+            e = (edealer + 1 + i) & 3
+            if (owe_mask >> e) & 1:
+                force = e
+                break
+    return edealer, owe_mask, force
 
 
-@parallel_kernel
-def simulate_sessions_chunk(seed, first_session, n, n_blocks, n_players, n_deals, compulsory_on,
-                            control, rules, strategies, strategy_ids, params, out):
-    """Play sessions first_session .. first_session + n - 1 into ``out`` (n * n_deals x
-    SESSION_LEN), session after session; each session's deals one after the other, sessions in
-    parallel. Rows depend only on (seed, session id)."""
-    for b in prange(n_blocks):
-        sessions_block(seed, first_session, b * n // n_blocks, (b + 1) * n // n_blocks, n_players, n_deals,
-                       compulsory_on, control, rules, strategies, strategy_ids, params, out)
-
-
-@decision_kernel
-def sessions_block(seed, first_session, lo, hi, n_players, n_deals, compulsory_on, control, rules,
-                   strategies, strategy_ids, params, out):
-    """Sessions first_session + lo .. first_session + hi - 1 of simulate_sessions_chunk."""
-    (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
-     rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-    out_row = stack_zeros(OUT_LEN, np.int64)
-    play_log = stack_zeros(48, np.int64)
-    call_log = stack_zeros_2d(MAX_CALL_LOG, 3, np.int64)
-    sids = stack_zeros(4, np.int64)
-    sparams = stack_zeros_2d(4, MAX_PARAMS, np.float64)
-    table = stack_zeros(4, np.int64)
-    book = stack_zeros(BOOK_LEN, np.int64)
-    scores = stack_zeros(5, np.int64)
-    for i in range(lo, hi):
-        play_session(seed, first_session + i, n_players, n_deals, compulsory_on, control, rules,
-                     strategies, strategy_ids, params, sids, sparams, table, book, scores, st, hands, hands0, deck,
-                     plays, play_seat, trick_winner, power, fclass, cmask, items, res, rng, choices,
-                     contract_out, call_masks, poverty, out_row, play_log, call_log, out,
-                     i * n_deals)
+@inline_kernel
+def book_session_deal(session_id, k, dealer, owe, owe_mask, force, n_players, bock_mask, st, res, out_row,
+                      table, book, scores, out, r):
+    """After deal k of a session (its row in out_row): the compulsory solo it was, bock and
+    scores, and the session's row out[r]. Returns the solos still owed (table seat mask)."""
+    contract = out_row[O_CONTRACT]
+    declarer = out_row[O_DECLARER]
+    comp = contract >= C_SOLO_BASE and declarer >= 0 and ((owe_mask >> declarer) & 1) == 1
+    if comp:
+        owe ^= np.int64(1) << table[declarer]
+    # bock and scores: this deal's multiplier, then its triggers queue rounds from the
+    # next deal on (engine/session.py); res gets the contract and calls next to the score
+    describe_state(st, res)
+    mult, trig = book_deal(res, bock_mask, n_players, table, book, scores)
+    winner = out_row[O_WINNER]
+    out[r, S_SESSION] = session_id
+    out[r, S_DEAL_NO] = k
+    out[r, S_DEALER] = dealer
+    out[r, S_CONTRACT] = contract
+    out[r, S_DECLARER] = table_seat(table, declarer)
+    re_mask = np.int64(0)
+    for e in range(4):
+        if (out_row[O_RE_MASK] >> e) & 1:
+            re_mask |= np.int64(1) << table[e]
+    out[r, S_RE_MASK] = re_mask
+    out[r, S_EYES_RE] = out_row[O_EYES_RE]
+    out[r, S_TRICKS_RE] = out_row[O_TRICKS_RE]
+    out[r, S_CALLS_RE] = out_row[O_CALLS_RE]
+    out[r, S_CALLS_KO] = out_row[O_CALLS_KO]
+    out[r, S_FIRST_RE] = out_row[O_FIRST_RE]
+    out[r, S_FIRST_KO] = out_row[O_FIRST_KO]
+    out[r, S_SOLOIST] = table_seat(table, out_row[O_SOLOIST])
+    out[r, S_CLARIFY] = out_row[O_CLARIFY]
+    out[r, S_WINNER] = winner
+    out[r, S_VALUE] = out_row[O_VALUE]
+    out[r, S_FOX_RE] = out_row[O_FOX_RE]
+    out[r, S_FOX_KO] = out_row[O_FOX_KO]
+    out[r, S_DOKO_RE] = out_row[O_DOKO_RE]
+    out[r, S_DOKO_KO] = out_row[O_DOKO_KO]
+    out[r, S_CHARLIE_RE] = out_row[O_CHARLIE_RE]
+    out[r, S_CHARLIE_KO] = out_row[O_CHARLIE_KO]
+    out[r, S_AGAINST_QUEENS] = out_row[O_AGAINST_QUEENS]
+    out[r, S_REDEALS] = out_row[O_REDEALS]
+    out[r, S_POVERTY_PARTNER] = table_seat(table, out_row[O_POVERTY_PARTNER])
+    out[r, S_POVERTY_PASSED] = out_row[O_POVERTY_PASSED]
+    out[r, S_POVERTY_RETURNED] = out_row[O_POVERTY_RETURNED]
+    out[r, S_PIGLETS] = table_seat(table, out_row[O_PIGLETS])
+    out[r, S_COMPULSORY] = 1 if comp else 0
+    out[r, S_FORCED] = 1 if force >= 0 else 0
+    out[r, S_BOCK] = mult
+    out[r, S_BOCK_TRIGGERS] = trig
+    out[r, S_BOCK_QUEUE] = book[BOOK_QUEUE]
+    for p in range(5):
+        out[r, S_HAND + p] = 0
+        out[r, S_SCORE + p] = scores[p]
+        out[r, S_TOTAL + p] = book[BOOK_TOTAL + p]
+    for e in range(4):
+        out[r, S_HAND + table[e]] = out_row[O_HAND + e]
+    return owe, comp
 
 
 # ---------------------------------------------------------------- call probes
@@ -703,31 +621,63 @@ def probe_features(st, hands, seat, side, plays, trick_winner, row):
     row[PR_LEVEL_OPP] = st[P_LEVEL_KO - side]
 
 
-@parallel_kernel
-def probe_calls_chunk(seed, first_deal_id, n, n_blocks, level, control, rules, strategies, strategy_ids, params,
-                      out):
-    """Call probes of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5 schwarz) for deals
-    first_deal_id .. first_deal_id + n - 1 into ``out`` (n x PROBE_LEN).
+# ---------------------------------------------------------------- the one deal loop
+# simulate, sessions and call probes are one kernel, so that it compiles once for every command:
+# its per-card path (play_cards, with random and simple inlined) is inlined at one call site.
+MODE_SIMULATE, MODE_SESSIONS, MODE_PROBES = 0, 1, 2
 
-    The moment is a card index drawn uniformly from 0 .. probe_window(level) - 1, the caller a
-    seat drawn uniformly among those who may call ``level`` then. With the call, the caller's side goes to ``level``; without it, to
+
+def no_logs():
+    """run_chunk's ``play_out`` and ``call_out`` for a run that keeps no cards and calls."""
+    return np.zeros((1, 48), dtype=np.int64), np.zeros((1, MAX_CALL_LOG, 3), dtype=np.int64)
+
+
+@parallel_kernel
+def run_chunk(mode, seed, first, n, n_blocks, n_players, n_deals, compulsory_on, level, control, rules,
+              strategies, strategy_ids, params, out, play_out, call_out):
+    """Items first .. first + n - 1 into ``out``, cut into ``n_blocks`` blocks (a few per thread).
+
+    MODE_SIMULATE: deals; ``out`` n x OUT_LEN; ``play_out`` (n x 48) and ``call_out``
+    (n x MAX_CALL_LOG x 3) filled when control[CTL_KEEP_PLAY] is 1 (else they may have one
+    row). Rows depend only on (seed, deal_id).
+
+    MODE_SESSIONS: sessions of ``n_deals`` deals for ``n_players`` (compulsory solos when
+    ``compulsory_on``), session after session, each session's deals one after the other;
+    ``out`` n * n_deals x SESSION_LEN. Rows depend only on (seed, session id).
+
+    MODE_PROBES: call probes of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5
+    schwarz); ``out`` n x PROBE_LEN. The moment is a card index drawn uniformly from
+    0 .. probe_window(level) - 1, the caller a seat drawn uniformly among those who may call
+    ``level`` then. With the call, the caller's side goes to ``level``; without it, to
     level - 1 (if it stood lower: a denial includes the calls below it, so both branches
-    differ by the one step). From there both branches freeze the caller's side at that level;
-    the other side calls as its strategies decide. Rows depend only on (seed, deal_id).
+    differ by the one step). From there both branches freeze the caller's side at that
+    level; the other side calls as its strategies decide. Rows depend only on (seed, deal_id).
     """
+    # the prange body is one call: numba's parfor passes take minutes over a large body
     for b in prange(n_blocks):
-        probe_block(seed, first_deal_id, b * n // n_blocks, (b + 1) * n // n_blocks, level, control, rules,
-                    strategies, strategy_ids, params, out)
+        run_block(mode, seed, first, b * n // n_blocks, (b + 1) * n // n_blocks, n_players, n_deals,
+                  compulsory_on, level, control, rules, strategies, strategy_ids, params, out, play_out,
+                  call_out)
 
 
 @decision_kernel
-def probe_block(seed, first_deal_id, lo, hi, level, control, rules, strategies, strategy_ids, params, out):
-    """Deals first_deal_id + lo .. first_deal_id + hi - 1 of probe_calls_chunk."""
+def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, level, control, rules,
+              strategies, strategy_ids, params, out, play_out, call_out):
+    """Items first + lo .. first + hi - 1 of run_chunk, in one scratch on the stack (no reference
+    counting: nothing here allocates on the heap)."""
     (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
      rng, choices, contract_out, call_masks, poverty) = deal_scratch()
-    probe_rng = stack_zeros(RNG_LEN, np.uint64)
+    # sessions: the deal's row, who sits where, the bookkeeping
+    out_row = stack_zeros(OUT_LEN, np.int64)
+    play_log = stack_zeros(48, np.int64)
     call_log = stack_zeros_2d(MAX_CALL_LOG, 3, np.int64)
-    # the position at the probe, to play it on a second time
+    sids = stack_zeros(4, np.int64)
+    sparams = stack_zeros_2d(4, MAX_PARAMS, np.float64)
+    table = stack_zeros(4, np.int64)
+    book = stack_zeros(BOOK_LEN, np.int64)
+    scores = stack_zeros(5, np.int64)
+    # probes: their own draws, and the position at the probe, to play it on a second time
+    probe_rng = stack_zeros(RNG_LEN, np.uint64)
     st_at = stack_zeros(ST_LEN, np.int64)
     hands_at = stack_zeros(4, np.int64)
     plays_at = stack_zeros(48, np.int64)
@@ -738,76 +688,140 @@ def probe_block(seed, first_deal_id, lo, hi, level, control, rules, strategies, 
     cmask_at = stack_zeros(5, np.int64)
     call_masks_at = stack_zeros(4, np.int64)
     rng_at = stack_zeros(RNG_LEN, np.uint64)
+
+    keep = control[CTL_KEEP_PLAY] == 1
+    calls_on = control[CTL_CALLS] == 1
+    bock_mask = rules[R_BOCK_MASK]
+    deals_per_item = n_deals if mode == MODE_SESSIONS else 1
     for i in range(lo, hi):
-        row = out[i]
-        for j in range(PROBE_LEN):
-            row[j] = 0
-        deal_id = first_deal_id + i
-        row[PR_DEAL_ID] = deal_id
-        row[PR_LEVEL] = level
-        row[PR_SEAT] = -1
-        row[PR_SIDE] = -1
-        dealer = control[CTL_DEALER]
-        if dealer < 0:
-            dealer = deal_id % 4
-        contract, attempt = start_deal(seed, deal_id, dealer, 0, -1, control, rules, strategies, strategy_ids,
-                                       params, st, hands, hands0, deck, power, fclass, cmask, rng,
-                                       choices, contract_out, poverty)
-        if st[H_CONTRACT] != C_NORMAL:
-            continue
-        seed_stream(probe_rng, seed, deal_id, PROBE_STREAM)
-        moment = below(probe_rng, probe_window(level))
-        n_cards = 4 * st[P_HAND_SIZE]
-        refresh_call_masks(st, hands, call_masks)
-        play_cards(0, moment, 0, -1, 0, control, rules, strategies, strategy_ids, params, st, hands, plays,
-                   play_seat, trick_winner, power, fclass, cmask, rng, call_masks, call_log)
-        candidates = np.int64(0)
-        for s in range(4):
-            if (call_masks[s] >> level) & 1:
-                candidates |= np.int64(1) << s
-        if candidates == 0:
-            continue
-        seat = nth_set_bit(candidates, below(probe_rng, popcount(candidates)))
-        side = 0 if seat_is_re(st, seat) else 1
-        level_before = st[P_LEVEL_RE + side]
-        row[PR_SEAT] = seat
-        row[PR_SIDE] = side
-        probe_features(st, hands, seat, side, plays, trick_winner, row)
-        copy_into(st_at, st)
-        copy_into(hands_at, hands)
-        copy_into(plays_at, plays)
-        copy_into(play_seat_at, play_seat)
-        copy_into(trick_winner_at, trick_winner)
-        copy_into(power_at, power)
-        copy_into(fclass_at, fclass)
-        copy_into(cmask_at, cmask)
-        copy_into(call_masks_at, call_masks)
-        copy_into(rng_at, rng)
-        for branch in range(2):  # 0: with the call, 1: without
-            if branch == 1:
-                copy_into(st, st_at)
-                copy_into(hands, hands_at)
-                copy_into(plays, plays_at)
-                copy_into(play_seat, play_seat_at)
-                copy_into(trick_winner, trick_winner_at)
-                copy_into(power, power_at)
-                copy_into(fclass, fclass_at)
-                copy_into(cmask, cmask_at)
-                copy_into(call_masks, call_masks_at)
-                copy_into(rng, rng_at)
-                if level_before < level - 1:  # the calls below ``level`` are made in both
-                    make_call(st, hands, seat, level - 1)
-                    refresh_call_masks(st, hands, call_masks)
+        item = first + i
+        owe = np.int64(0)
+        dealer = 0
+        if mode == MODE_SESSIONS:
+            if compulsory_on:
+                owe = (np.int64(1) << n_players) - 1
+            for j in range(BOOK_LEN):
+                book[j] = 0
+        for k in range(deals_per_item):
+            # who deals, who plays, what is owed
+            ids = strategy_ids
+            prm = params
+            owe_mask = np.int64(0)
+            force = -1
+            if mode == MODE_SESSIONS:
+                edealer, owe_mask, force = session_deal_setup(dealer, owe, k, n_deals, n_players,
+                                                              strategy_ids, params, table, sids, sparams)
+                deal_id = SESSION_STREAM + SESSION_MAX_DEALS * item + k
+                ids = sids
+                prm = sparams
             else:
-                make_call(st, hands, seat, level)
+                deal_id = item
+                edealer = control[CTL_DEALER]
+                if edealer < 0:
+                    edealer = deal_id % 4
+            row = out[i]
+            if mode == MODE_PROBES:
+                for j in range(PROBE_LEN):
+                    row[j] = 0
+                row[PR_DEAL_ID] = deal_id
+                row[PR_LEVEL] = level
+                row[PR_SEAT] = -1
+                row[PR_SIDE] = -1
+            contract, attempt = start_deal(seed, deal_id, edealer, owe_mask, force, control, rules, strategies,
+                                           ids, prm, st, hands, hands0, deck, power, fclass, cmask, rng,
+                                           choices, contract_out, poverty)
+            n_cards = 4 * st[P_HAND_SIZE]
+            # the deal is played in segments: all of it; or, for a probe, to the moment of the
+            # probe (segment 0), then on from there with the call (1) and without it (2)
+            n_segments = 1
+            seg_to = n_cards
+            moment = 0
+            if mode == MODE_PROBES:
+                n_segments = 0
+                if st[H_CONTRACT] == C_NORMAL:
+                    n_segments = 3
+                    seed_stream(probe_rng, seed, deal_id, PROBE_STREAM)
+                    moment = below(probe_rng, probe_window(level))
+                    seg_to = moment
+            if calls_on or mode == MODE_PROBES:
                 refresh_call_masks(st, hands, call_masks)
-            play_cards(moment, n_cards, 0, side, level - branch, control, rules, strategies, strategy_ids,
-                       params, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-                       rng, call_masks, call_log)
-            score_deal(st, plays, play_seat, trick_winner, items, res)
-            row[PR_SCORE + branch] = res[RES_SCORE + seat]
-            row[PR_SUCCESS + branch] = call_made_good(level, side, res, st[P_HAND_SIZE])
-            row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
-            row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
-            row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
-            row[PR_VALUE + branch] = res[RES_VALUE]
+            calls_kept = call_out[i] if keep and mode == MODE_SIMULATE else call_log
+            seg_from = 0
+            cap_side = -1
+            cap_level = 0
+            seat = -1
+            side = -1
+            level_before = 0
+            n_calls = 0
+            for segment in range(n_segments):
+                branch = segment - 1  # probes: 0 with the call, 1 without
+                if segment > 0:
+                    if branch == 1:
+                        copy_into(st, st_at)
+                        copy_into(hands, hands_at)
+                        copy_into(plays, plays_at)
+                        copy_into(play_seat, play_seat_at)
+                        copy_into(trick_winner, trick_winner_at)
+                        copy_into(power, power_at)
+                        copy_into(fclass, fclass_at)
+                        copy_into(cmask, cmask_at)
+                        copy_into(call_masks, call_masks_at)
+                        copy_into(rng, rng_at)
+                        if level_before < level - 1:  # the calls below ``level`` are made in both
+                            make_call(st, hands, seat, level - 1)
+                            refresh_call_masks(st, hands, call_masks)
+                    else:
+                        make_call(st, hands, seat, level)
+                        refresh_call_masks(st, hands, call_masks)
+                    seg_from = moment
+                    seg_to = n_cards
+                    cap_side = side
+                    cap_level = level - branch
+                    n_calls = 0
+                n_calls = play_cards(seg_from, seg_to, n_calls, cap_side, cap_level, control, rules,
+                                     strategies, ids, prm, st, hands, plays, play_seat, trick_winner, power,
+                                     fclass, cmask, rng, call_masks, calls_kept)
+                if mode != MODE_PROBES:
+                    continue
+                if segment == 0:  # the probe: who may make the call now
+                    candidates = np.int64(0)
+                    for s in range(4):
+                        if (call_masks[s] >> level) & 1:
+                            candidates |= np.int64(1) << s
+                    if candidates == 0:
+                        break
+                    seat = nth_set_bit(candidates, below(probe_rng, popcount(candidates)))
+                    side = 0 if seat_is_re(st, seat) else 1
+                    level_before = st[P_LEVEL_RE + side]
+                    row[PR_SEAT] = seat
+                    row[PR_SIDE] = side
+                    probe_features(st, hands, seat, side, plays, trick_winner, row)
+                    copy_into(st_at, st)
+                    copy_into(hands_at, hands)
+                    copy_into(plays_at, plays)
+                    copy_into(play_seat_at, play_seat)
+                    copy_into(trick_winner_at, trick_winner)
+                    copy_into(power_at, power)
+                    copy_into(fclass_at, fclass)
+                    copy_into(cmask_at, cmask)
+                    copy_into(call_masks_at, call_masks)
+                    copy_into(rng_at, rng)
+                else:
+                    score_deal(st, plays, play_seat, trick_winner, items, res)
+                    row[PR_SCORE + branch] = res[RES_SCORE + seat]
+                    row[PR_SUCCESS + branch] = call_made_good(level, side, res, st[P_HAND_SIZE])
+                    row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
+                    row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
+                    row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
+                    row[PR_VALUE + branch] = res[RES_VALUE]
+            if mode == MODE_SIMULATE:
+                finish_deal(deal_id, edealer, contract, attempt, n_calls, control, st, hands0, plays,
+                            play_seat, trick_winner, items, res, poverty, row,
+                            play_out[i] if keep else play_log, calls_kept)
+            elif mode == MODE_SESSIONS:
+                finish_deal(deal_id, edealer, contract, attempt, n_calls, control, st, hands0, plays,
+                            play_seat, trick_winner, items, res, poverty, out_row, play_log, call_log)
+                owe, comp = book_session_deal(item, k, dealer, owe, owe_mask, force, n_players, bock_mask, st,
+                                              res, out_row, table, book, scores, out, i * n_deals + k)
+                if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals
+                    dealer = (dealer + 1) % n_players

@@ -181,9 +181,9 @@ class Simulator:
         calls = self._calls[:n] if self.plan.keep_play else self._calls
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
-            ensure_loop(self.module.simulate_chunk, "the simulation loop")(self.plan.seed, first, n, n_blocks, self.control, self.rules,
-                                       self.strategy_table, self.strategy_ids, self.params, out, plays,
-                                       calls)
+            loop = ensure_loop(self.module.run_chunk, "the deal loop")
+            loop(self.module.MODE_SIMULATE, self.plan.seed, first, n, n_blocks, 4, 1, 0, 0, self.control,
+                 self.rules, self.strategy_table, self.strategy_ids, self.params, out, plays, calls)
         return out, plays, calls
 
     def frame(self, first: int, n: int) -> pl.DataFrame:

@@ -72,11 +72,11 @@ def test_any_seating_of_compiled_strategies_reuses_the_kernels():
     from dokosim.strategies import registry
     simulate(10, seed=1, strategy="heuristic,simple,random,simple")
     compiled = dict(registry._COMPILED)
-    signatures = list(sim_loop.simulate_chunk.signatures)
+    signatures = list(sim_loop.run_chunk.signatures)
     for strategy in ("simple,heuristic,heuristic,random", "random", "heuristic", "simple,random,simple,simple"):
         simulate(10, seed=2, strategy=strategy)
         simulate(10, seed=2, strategy=strategy, contract="queens_solo", declarer=1)
-    assert sim_loop.simulate_chunk.signatures == signatures  # one specialisation for every seating
+    assert sim_loop.run_chunk.signatures == signatures  # one specialisation for every seating
     assert registry._COMPILED.keys() == compiled.keys()
     assert all(registry._COMPILED[k] is compiled[k] for k in compiled)
 

@@ -5,8 +5,8 @@ eyes and scores are worked out there, from RULES.md part 1); each is scored here
 its game record through the rules kernels (dokosim.records). The session kernel deals random
 cards, so fixed deals enter a session through its own bookkeeping: dokosim.engine.session's
 ``seat_table`` (who plays a deal) and ``book_deal`` (bock triggers, multiplier, queue, scores,
-running totals), the two functions sim_loop.play_session calls around every deal. ``Session``
-below books replayed deals one after the other as play_session does.
+running totals), the two functions sim_loop.run_block calls around every deal of a session. ``Session``
+below books replayed deals one after the other as run_block does.
 
 RULES.md part 2, the rules shown acting:
 - bock: triggers tie (120 : 120), lost_announcement (a side that said Re or Kontra did not
@@ -130,7 +130,7 @@ def trigger_names(bits):
 
 
 class Session:
-    """Deals booked one after the other as sim_loop.play_session books them (no compulsory
+    """Deals booked one after the other as sim_loop.run_block books them (no compulsory
     solos: the deal passes on after every deal). Each deal's record is written for the engine's
     seats 0..3 with the engine's dealer (3 for the deals above: engine seat 0 leads)."""
 
