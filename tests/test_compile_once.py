@@ -88,3 +88,14 @@ def test_dokosim_compile_reports_every_kernel():
     assert proc.returncode == 0, proc.stderr
     assert f"compiled {len(KERNELS)} kernels in" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_a_plugin_of_plain_python_functions_is_refused_before_compiling(tmp_path, monkeypatch):
+    import pytest
+
+    from dokosim.strategies.registry import StrategyError, register_path
+    (tmp_path / "plain_bot.py").write_text(
+        "def reserve(*a):\n    return 0\n\n\ndef call(*a):\n    return 0\n\n\ndef card(*a):\n    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(StrategyError, match=r"reserve, call, card must be numba functions"):
+        register_path("plain_bot")

@@ -93,6 +93,11 @@ def _check_module(name: str, module: ModuleType) -> None:
     missing = [f for f in ("reserve", "call", "card") if not hasattr(module, f)]
     if missing:
         raise StrategyError(f"strategy {name!r} ({module.__name__}) lacks {', '.join(missing)}")
+    plain = [f for f in ("reserve", "call", "card", "exchange")
+             if hasattr(module, f) and not hasattr(getattr(module, f), "py_func")]
+    if plain:
+        raise StrategyError(f"strategy {name!r} ({module.__name__}): {', '.join(plain)} must be numba "
+                            "functions (@numba.njit), see docs/strategies.md")
     if len(getattr(module, "PARAMS", {})) > MAX_PARAMS:
         raise StrategyError(f"strategy {name!r} has more than {MAX_PARAMS} parameters")
 
