@@ -51,6 +51,7 @@ from dokosim.strategies.common import default_exchange
 
 @inline_kernel
 def choose_reservation(strategies, sid, seat, hand, options, pub, rules, params, rng):
+    """The reservation of strategy ``sid`` (a row of the strategy table)."""
     inline = strategies[sid, T_INLINE]
     if inline == INLINE_RANDOM:
         return random_player.reserve(seat, hand, options, pub, rules, params, rng)
@@ -61,6 +62,7 @@ def choose_reservation(strategies, sid, seat, hand, options, pub, rules, params,
 
 @inline_kernel
 def choose_exchange(strategies, sid, seat, hand, phase, pub, rules, params, rng):
+    """The poverty exchange step ``phase`` of strategy ``sid``."""
     if strategies[sid, T_INLINE] != INLINE_NONE:  # random and simple have no exchange of their own
         return default_exchange(seat, hand, phase, pub, rules, params, rng)
     return call_choice(strategies[sid, T_EXCHANGE], seat, hand, phase, pub, rules, params, rng)
@@ -69,6 +71,7 @@ def choose_exchange(strategies, sid, seat, hand, phase, pub, rules, params, rng)
 @inline_kernel
 def choose_call(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
                 cmask, rules, params, rng):
+    """The call (0: none, else the level) of strategy ``sid``."""
     inline = strategies[sid, T_INLINE]
     if inline == INLINE_RANDOM:
         return random_player.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
@@ -83,6 +86,7 @@ def choose_call(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick
 @inline_kernel
 def choose_card(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
                 cmask, rules, params, rng):
+    """The card of strategy ``sid``."""
     inline = strategies[sid, T_INLINE]
     if inline == INLINE_RANDOM:
         return random_player.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
@@ -357,7 +361,8 @@ def finish_deal(deal_id, dealer, contract, attempt, n_calls, control, st, hands0
 @inline_kernel
 def deal_scratch():
     """The scratch arrays one thread plays deals in, once per block of deals, on the stack
-    of the block kernel (engine/stack.py)."""
+    of the block kernel (engine/stack.py): inlined (inline_kernel), so the arrays belong to
+    the caller's frame; it must stay inlined."""
     return (stack_zeros(ST_LEN, np.int64),     # st
             stack_zeros(4, np.int64),          # hands
             stack_zeros(4, np.int64),          # hands0, the hands as dealt
@@ -431,6 +436,7 @@ def forced_solos_fit(dealer, owe, deals, n_players):
 
 @inline_kernel
 def table_seat(table, e):
+    """The table seat of engine seat ``e`` (-1 stays -1)."""
     return table[e] if e >= 0 else -1
 
 
@@ -447,7 +453,7 @@ def session_deal_setup(dealer, owe, k, n_deals, n_players, strategy_ids, params,
         if (owe >> t) & 1:
             owe_mask |= np.int64(1) << e
         sids[e] = strategy_ids[t]
-        for j in range(params.shape[1]):
+        for j in range(MAX_PARAMS):
             sparams[e, j] = params[t, j]
     force = -1
     if owe and not forced_solos_fit((dealer + 1) % n_players, owe, n_deals - k - 1, n_players):
@@ -463,7 +469,8 @@ def session_deal_setup(dealer, owe, k, n_deals, n_players, strategy_ids, params,
 def book_session_deal(session_id, k, dealer, owe, owe_mask, force, n_players, bock_mask, st, res, out_row,
                       table, book, scores, out, r):
     """After deal k of a session (its row in out_row): the compulsory solo it was, bock and
-    scores, and the session's row out[r]. Returns the solos still owed (table seat mask)."""
+    scores, and the session's row out[r]. Returns (the solos still owed, a table seat mask;
+    whether this deal was a compulsory solo)."""
     contract = out_row[O_CONTRACT]
     declarer = out_row[O_DECLARER]
     comp = contract >= C_SOLO_BASE and declarer >= 0 and ((owe_mask >> declarer) & 1) == 1
@@ -561,6 +568,24 @@ def copy_into(dst, src):
     """dst[:] = src, element by element (a slice assignment may allocate a temporary)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
+
+
+@inline_kernel
+def copy_position(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, call_masks, rng,
+                  st_from, hands_from, plays_from, play_seat_from, trick_winner_from, power_from, fclass_from,
+                  cmask_from, call_masks_from, rng_from):
+    """A probe's position (the state, the hands, the cards so far, the contract's tables, the
+    legal calls, the random stream) copied from the *_from arrays."""
+    copy_into(st, st_from)
+    copy_into(hands, hands_from)
+    copy_into(plays, plays_from)
+    copy_into(play_seat, play_seat_from)
+    copy_into(trick_winner, trick_winner_from)
+    copy_into(power, power_from)
+    copy_into(fclass, fclass_from)
+    copy_into(cmask, cmask_from)
+    copy_into(call_masks, call_masks_from)
+    copy_into(rng, rng_from)
 
 
 @inline_kernel
@@ -719,7 +744,7 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                 edealer = control[CTL_DEALER]
                 if edealer < 0:
                     edealer = deal_id % 4
-            row = out[i]
+            row = out[i]  # simulate and probes: the item's row (sessions write out[i * n_deals + k])
             if mode == MODE_PROBES:
                 for j in range(PROBE_LEN):
                     row[j] = 0
@@ -727,9 +752,9 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                 row[PR_LEVEL] = level
                 row[PR_SEAT] = -1
                 row[PR_SIDE] = -1
-            contract, attempt = start_deal(seed, deal_id, edealer, owe_mask, force, control, rules, strategies,
-                                           ids, prm, st, hands, hands0, deck, power, fclass, cmask, rng,
-                                           choices, contract_out, poverty)
+            contract, attempt = start_deal(seed, deal_id, edealer, owe_mask, force, control, rules,
+                                           strategies, ids, prm, st, hands, hands0, deck, power, fclass,
+                                           cmask, rng, choices, contract_out, poverty)
             n_cards = 4 * st[P_HAND_SIZE]
             # the deal is played in segments: all of it; or, for a probe, to the moment of the
             # probe (segment 0), then on from there with the call (1) and without it (2)
@@ -757,16 +782,9 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                 branch = segment - 1  # probes: 0 with the call, 1 without
                 if segment > 0:
                     if branch == 1:
-                        copy_into(st, st_at)
-                        copy_into(hands, hands_at)
-                        copy_into(plays, plays_at)
-                        copy_into(play_seat, play_seat_at)
-                        copy_into(trick_winner, trick_winner_at)
-                        copy_into(power, power_at)
-                        copy_into(fclass, fclass_at)
-                        copy_into(cmask, cmask_at)
-                        copy_into(call_masks, call_masks_at)
-                        copy_into(rng, rng_at)
+                        copy_position(st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
+                                      call_masks, rng, st_at, hands_at, plays_at, play_seat_at,
+                                      trick_winner_at, power_at, fclass_at, cmask_at, call_masks_at, rng_at)
                         if level_before < level - 1:  # the calls below ``level`` are made in both
                             make_call(st, hands, seat, level - 1)
                             refresh_call_masks(st, hands, call_masks)
@@ -796,16 +814,9 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                     row[PR_SEAT] = seat
                     row[PR_SIDE] = side
                     probe_features(st, hands, seat, side, plays, trick_winner, row)
-                    copy_into(st_at, st)
-                    copy_into(hands_at, hands)
-                    copy_into(plays_at, plays)
-                    copy_into(play_seat_at, play_seat)
-                    copy_into(trick_winner_at, trick_winner)
-                    copy_into(power_at, power)
-                    copy_into(fclass_at, fclass)
-                    copy_into(cmask_at, cmask)
-                    copy_into(call_masks_at, call_masks)
-                    copy_into(rng_at, rng)
+                    copy_position(st_at, hands_at, plays_at, play_seat_at, trick_winner_at, power_at,
+                                  fclass_at, cmask_at, call_masks_at, rng_at, st, hands, plays, play_seat,
+                                  trick_winner, power, fclass, cmask, call_masks, rng)
                 else:
                     score_deal(st, plays, play_seat, trick_winner, items, res)
                     row[PR_SCORE + branch] = res[RES_SCORE + seat]
@@ -814,13 +825,13 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                     row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
                     row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
                     row[PR_VALUE + branch] = res[RES_VALUE]
-            if mode == MODE_SIMULATE:
-                finish_deal(deal_id, edealer, contract, attempt, n_calls, control, st, hands0, plays,
-                            play_seat, trick_winner, items, res, poverty, row,
-                            play_out[i] if keep else play_log, calls_kept)
-            elif mode == MODE_SESSIONS:
-                finish_deal(deal_id, edealer, contract, attempt, n_calls, control, st, hands0, plays,
-                            play_seat, trick_winner, items, res, poverty, out_row, play_log, call_log)
+            if mode == MODE_PROBES:
+                continue
+            simulating = mode == MODE_SIMULATE  # a simulation's row is out[i]; a session's goes to out_row
+            finish_deal(deal_id, edealer, contract, attempt, n_calls, control, st, hands0, plays, play_seat,
+                        trick_winner, items, res, poverty, row if simulating else out_row,
+                        play_out[i] if keep and simulating else play_log, calls_kept)
+            if mode == MODE_SESSIONS:
                 owe, comp = book_session_deal(item, k, dealer, owe, owe_mask, force, n_players, bock_mask, st,
                                               res, out_row, table, book, scores, out, i * n_deals + k)
                 if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals

@@ -51,7 +51,8 @@ def commands(quick: bool) -> list[tuple[str, list[str], list[str]]]:
 
 
 def cache_files(root: Path) -> set[str]:
-    return {p.name for p in root.rglob("*.nbi")} if root.exists() else set()
+    """The names of numba's cache files (index and data) under ``root``."""
+    return {p.name for p in root.rglob("*.nb[ic]")} if root.exists() else set()
 
 
 def run(argv: list[str], env: dict, numba_cache: Path) -> tuple[float, list[str], int]:
@@ -64,12 +65,13 @@ def run(argv: list[str], env: dict, numba_cache: Path) -> tuple[float, list[str]
     if proc.returncode:
         print(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "(no message)", file=sys.stderr)
     new = sorted(cache_files(numba_cache) - before)
-    # index file names: <module>.<function>-<line>.py311.nbi; keep module.function
+    # file names: <module>.<function>-<line>.py311[.N].nbi|nbc; keep module.function
     compiled = sorted({".".join(n.split(".")[:2]).split("-")[0] for n in new})
     return seconds, compiled, proc.returncode
 
 
 def fresh_env(tmp: Path, name: str) -> tuple[dict, Path]:
+    """An environment with empty kernel caches under tmp/name, and its numba cache directory."""
     root = tmp / name
     if root.exists():
         shutil.rmtree(root)
@@ -79,6 +81,7 @@ def fresh_env(tmp: Path, name: str) -> tuple[dict, Path]:
 
 
 def show(label: str, seconds: float, compiled: list[str], rc: int, start: float | None = None) -> None:
+    """One line of the table."""
     what = ", ".join(compiled) if compiled else "nothing"
     tail = f"; starts playing in {start:.1f} s" if start is not None else ""
     status = "" if rc == 0 else f" (exit {rc})"
@@ -86,6 +89,7 @@ def show(label: str, seconds: float, compiled: list[str], rc: int, start: float 
 
 
 def main() -> None:
+    """Part 1, then part 2 (see the module's docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a tenth of the deals (the compile times stay)")
     args = ap.parse_args()

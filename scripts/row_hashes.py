@@ -17,6 +17,7 @@ import dokosim
 
 
 def digest(frame) -> str:
+    """sha256 of a frame's Arrow IPC bytes."""
     buf = io.BytesIO()
     frame.write_ipc(buf, compression="uncompressed")
     return hashlib.sha256(buf.getvalue()).hexdigest()
@@ -39,12 +40,16 @@ RUNS = {
     "sessions_club": lambda: dokosim.simulate_sessions(100, seed=10, rules="club", strategy="heuristic"),
     "sessions_five_bock": lambda: dokosim.simulate_sessions(
         50, seed=11, rules={"preset": "ddv", "five_players": True, "bock": ["tie"]}, strategy="simple"),
+    "sessions_five_mixed_no_calls": lambda: dokosim.simulate_sessions(
+        30, seed=14, rules={"preset": "club", "five_players": True},
+        strategy="heuristic,simple,random,simple,heuristic", calls=False),
     "probe_re": lambda: dokosim.probe_calls(20_000, level="re", seed=12, strategy="heuristic"),
     "probe_no90": lambda: dokosim.probe_calls(20_000, level="no90", seed=13, strategy="simple"),
 }
 
 
 def main(names):
+    """Print ``name hash`` for the runs named (all without names), the time of each on stderr."""
     for name in names or RUNS:
         t = time.perf_counter()
         h = digest(RUNS[name]())

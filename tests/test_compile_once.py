@@ -32,7 +32,7 @@ for name, module in list(sys.modules.items()):
     for attr, value in vars(module).items():
         if isinstance(value, CPUDispatcher) and value.stats.cache_misses:
             misses[f"{name}.{attr}"] = value.stats.cache_misses
-entries = {path: [e.cache_hits for e in compiled[0]] for path, compiled in registry._COMPILED.items()}
+entries = {path: [e.cache_hits for e in compiled[1]] for path, compiled in registry._COMPILED.items()}
 print(json.dumps({"rows": df.height, "misses": misses, "entries": entries}))
 """
 

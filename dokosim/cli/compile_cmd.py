@@ -14,7 +14,7 @@ import click
               help="Worker processes (default: one per core; numba compiles on one core each).")
 @click.option("--quiet", is_flag=True, help="No progress display, only the total.")
 def compile_cmd(jobs, quiet):
-    """Compile every built-in kernel once (the deal loops, the record replay, heuristic, pimc).
+    """Compile every built-in kernel once (the deal loop, the record replay, heuristic, pimc).
 
     Later commands load them from the cache and start playing at once: run it in a cluster
     image, on a notebook server or in CI. Kernels already cached load in a moment.

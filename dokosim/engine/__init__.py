@@ -1,1 +1,2 @@
-"""Numba kernels: the rules of Doppelkopf. No strategy imports here except the dispatcher hook."""
+"""Numba kernels: the rules of Doppelkopf, and the call of a compiled strategy through its address
+(strategy_call.py). No strategy imports here."""

@@ -13,7 +13,7 @@ from numba import njit
 from numba.core import caching
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-GENERATED_PREFIX = "dokosim_sim_"  # modules written by strategies.registry
+GENERATED_PREFIX = "dokosim_entry_"  # strategies' entry-point modules, written by strategies.registry
 
 
 def _package_digest() -> str:
@@ -34,11 +34,12 @@ def _ours(py_file: str) -> bool:
 
 def _package_stamped(base):
     class Locator(base):
-        """``base``, restricted to dokosim's kernels, stamped with the package digest
-        (and the generated module's own source)."""
+        """``base``, restricted to dokosim's kernels, stamped with the package digest alone (a
+        generated module's own source is in its name), so that checkouts of the same source
+        share a cache whatever their files' modification times."""
 
         def get_source_stamp(self):
-            return (PACKAGE_DIGEST, super().get_source_stamp())
+            return PACKAGE_DIGEST
 
         @classmethod
         def from_function(cls, py_func, py_file):

@@ -59,9 +59,11 @@ def _call_through(addr, ints, arrays):
     for a in ints:
         if not isinstance(a, types.Integer):
             raise TypingError(f"strategy entry point: expected an integer argument, got {a}")
-    for a in arrays:
-        if not isinstance(a, types.Array):
-            raise TypingError(f"strategy entry point: expected an array argument, got {a}")
+    if not isinstance(addr, types.Integer):
+        raise TypingError(f"strategy entry point: the address must be an integer, got {addr}")
+    for a, dtype in zip(arrays, (types.int64,) * (len(arrays) - 2) + (types.float64, types.uint64)):
+        if not (isinstance(a, types.Array) and a.dtype == dtype and a.layout == "C"):
+            raise TypingError(f"strategy entry point: expected a C-contiguous {dtype} array, got {a}")
     n_ints = len(ints)
     sig = types.int64(addr, *ints, *arrays)
 

@@ -1,4 +1,4 @@
-"""Strategy registry: names -> modules, parameters, and the generated simulation kernel.
+"""Strategy registry: names -> modules, parameters, and each strategy's compiled entry points.
 
 A strategy is a Python module (or a namespace object) with three ``@njit``
 functions and a parameter table:
@@ -135,7 +135,9 @@ def simulation_kernel() -> ModuleType:
 
 
 ENTRY_NAMES = ("reserve", "exchange", "call", "card")  # the order of strategy_call.T_RESERVE..T_CARD
-_COMPILED: dict[str, tuple] = {}  # module path -> (entry points, their addresses); kept alive here
+# module path -> (entry-point module name, the CFuncs, their addresses); kept alive here. The
+# name holds the digest of the strategy's source: an edited plug-in compiles anew.
+_COMPILED: dict[str, tuple] = {}
 
 
 def _entry_source(module_path: str, has_exchange: bool) -> str:
@@ -217,10 +219,8 @@ def _entry_points(module_path: str):
 
 
 def _cached(entry) -> bool:
-    try:
-        return bool(entry._cache._cache_file._load_index())
-    except Exception:  # numba internals moved: assume the worst, say "compiling"
-        return False
+    from ..kernels import dispatcher_cached
+    return dispatcher_cached(entry)
 
 
 def compiled_strategy(module_path: str, name: str | None = None) -> np.ndarray:
@@ -233,15 +233,16 @@ def compiled_strategy(module_path: str, name: str | None = None) -> np.ndarray:
     if module_path in INLINE_MODULES:
         row[T_INLINE] = INLINE_MODULES[module_path]
         return row
-    if module_path not in _COMPILED:
+    name_now = _entry_module(module_path).__name__
+    if module_path not in _COMPILED or _COMPILED[module_path][0] != name_now:
         entries = _entry_points(module_path)
         if not all(_cached(entry) for entry in entries):
             from ..kernels import announce_compile
             announce_compile(f"the {name or module_path} strategy")
         for entry in entries:
             entry.compile()
-        _COMPILED[module_path] = (entries, [entry.address for entry in entries])
-    row[:len(ENTRY_NAMES)] = _COMPILED[module_path][1]
+        _COMPILED[module_path] = (name_now, entries, [entry.address for entry in entries])
+    row[:len(ENTRY_NAMES)] = _COMPILED[module_path][2]
     row[T_INLINE] = INLINE_NONE
     return row
 
@@ -254,5 +255,8 @@ def strategy_table(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
         names.setdefault(s.module_path, s.name)
     modules = list(names)
     table = np.stack([compiled_strategy(m, names[m]) for m in modules])
+    from ..engine.strategy_call import INLINE_NONE, T_INLINE
+    for row in table:  # the loop calls these addresses: none may be empty
+        assert row[T_INLINE] != INLINE_NONE or row[:len(ENTRY_NAMES)].all(), "a strategy entry point is missing"
     ids = np.array([modules.index(s.module_path) for s in strategies], dtype=np.int64)
     return table, ids
