@@ -46,7 +46,7 @@ def commands(quick: bool) -> list[tuple[str, list[str], list[str]]]:
          ["probe-calls", "--level", "re", "--deals", "10", "--strategy", "heuristic"]),
         ("tournament pimc heuristic --deals 20",
          ["tournament", "pimc", "heuristic", "--deals", "20" if not quick else "4"],
-         ["tournament", "pimc", "heuristic", "--deals", "1"]),
+         ["tournament", "pimc", "heuristic", "--deals", "2"]),
     ]
 
 
