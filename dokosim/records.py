@@ -180,7 +180,7 @@ def _parse_calls(raw, max_index: int) -> list[tuple[int, int, int, int]]:
             raise RecordError("bad_field", "each announcement must be an object with seat, call, cards_played")
         seat = _int_field(a, "seat", None, 0, 3)
         call = a.get("call")
-        if call not in CALL_LEVEL:
+        if not isinstance(call, str) or call not in CALL_LEVEL:
             raise RecordError("bad_field", f"announcement call {call!r} is not one of {', '.join(CALL_LEVEL)}")
         k = _int_field(a, "cards_played", None, 0, max_index)
         if k < last:

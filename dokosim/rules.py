@@ -127,7 +127,7 @@ def rules_from_object(obj, session: bool = False) -> Rules:
         raise RulesError(f"rules must be a preset name or an object, got {obj!r}")
     options = dict(obj)
     preset = options.pop("preset", "ddv")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(f"unknown rules preset {preset!r}; valid presets: {', '.join(PRESETS)}")
     unknown = [k for k in options if k not in OPTION_HELP]
     if unknown:

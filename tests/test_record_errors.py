@@ -361,3 +361,32 @@ def test_blocks_keep_order_and_line_numbers(e2, e3, monkeypatch):
     assert [o["line"] for o in whole] == [n for n, x in enumerate(lines, 1) if x.strip()]
     assert [o["kind"] for o in whole[3:5]] == ["bad_json", "bad_json"]
     assert score_objects(objects) == whole_objects
+
+
+UNHASHABLE = [{"rules": {"preset": []}}, {"rules": {"preset": {}}},
+              {"announcements": [{"seat": 0, "call": [], "cards_played": 0}]},
+              {"announcements": [{"seat": 0, "call": {}, "cards_played": 0}]}]
+
+
+@pytest.mark.parametrize("change", UNHASHABLE, ids=["preset-list", "preset-dict", "call-list", "call-dict"])
+def test_a_value_of_the_wrong_type_is_an_error_line_and_the_lines_around_it_are_scored(e2, change):
+    # issue 13, finding 1: these raised TypeError (unhashable) and lost the outputs of the block
+    good = record(e2)
+    bad = {**copy.deepcopy(good), **change}
+    lines = [json.dumps(good), json.dumps(bad), json.dumps(good)]
+    out = list(score_lines(lines))
+    assert [o["line"] for o in out] == [1, 2, 3]
+    assert out[0]["ok"] and out[2]["ok"]
+    assert not out[1]["ok"] and out[1]["kind"] == "bad_field"
+    assert ("preset" if "rules" in change else "call") in out[1]["error"]
+
+
+def test_score_cli_survives_a_preset_of_the_wrong_type(e2):
+    import subprocess
+    import sys
+    lines = json.dumps(record(e2)) + "\n" + json.dumps({"rules": {"preset": []}}) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "score", "-"], input=lines,
+                          capture_output=True, text=True)
+    outs = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert len(outs) == 2 and outs[0]["ok"] and outs[1]["kind"] == "bad_field", proc.stderr
+    assert "Traceback" not in proc.stderr
