@@ -22,6 +22,7 @@ from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_ch
 from .rules import Rules, rules_from_object
 from .simulate import SimulationError, _progress
 from .kernels import ensure_loop
+from .limits import MAX_ROUNDS
 from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
 
 SESSION_SCHEMA_VERSION = 1
@@ -88,6 +89,8 @@ def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     """Validate simulate_sessions' arguments into a plan (SessionError / StrategyError / RulesError)."""
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 0:
         raise SessionError(f"rounds must be a whole number >= 0, got {rounds!r}")
+    if rounds > MAX_ROUNDS:
+        raise SessionError(f"rounds must be at most {MAX_ROUNDS:,} per run, got {rounds:,}")
     if not 0 <= int(seed) < 2**63:
         raise SessionError(f"seed must be from 0 to 2**63-1, got {seed!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:

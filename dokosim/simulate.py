@@ -12,6 +12,7 @@ import polars as pl
 from . import __version__
 from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, mask_str, parse_card_type
 from .kernels import ensure_loop
+from .limits import MAX_DEALS
 from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
 from .engine.layout import MAX_CALL_LOG, OUT_LEN
 from .rules import Rules, rules_from_object
@@ -116,6 +117,8 @@ def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=
     """Validate simulate's arguments into a plan (SimulationError / StrategyError on bad ones)."""
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 0:
         raise SimulationError(f"deals must be a whole number >= 0, got {deals!r}")
+    if deals > MAX_DEALS:
+        raise SimulationError(f"deals must be at most {MAX_DEALS:,} per run, got {deals:,}")
     if not 0 <= int(seed) < 2**63:
         raise SimulationError(f"seed must be from 0 to 2**63-1, got {seed!r}")
     if chunk_size < 1:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..limits import MAX_DEALS
 from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
                       THREADS_OPTION, UsageError, parse_params, parse_rules)
 
@@ -15,7 +16,7 @@ from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULE
 @click.command("probe-calls", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--level", default="re", show_default=True,
               help="The call probed: re (Re or Kontra), no90, no60, no30, schwarz, or 1-5.")
-@click.option("--deals", type=click.IntRange(min=0), default=100_000, show_default=True, help="Number of deals.")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=100_000, show_default=True, help="Number of deals.")
 @SEED_OPTION
 @RULES_OPTION
 @RULE_OPTION

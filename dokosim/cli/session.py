@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
+from ..limits import MAX_ROUNDS
 from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
                       STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, parse_params)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--rounds", type=click.IntRange(min=0), default=10_000, show_default=True,
+@click.option("--rounds", type=click.IntRange(1, MAX_ROUNDS), default=10_000, show_default=True,
               help="Sessions (tournament rounds) to play; session ids 0..R-1.")
 @click.option("--deals", type=click.IntRange(1, 64), default=None,
               help="Deals per session (default 24, 30 with five players).")

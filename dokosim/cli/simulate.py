@@ -7,13 +7,14 @@ from pathlib import Path
 
 import click
 
+from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
                       RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
                       UsageError, parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--deals", type=click.IntRange(min=0), default=100_000, show_default=True, help="Number of deals.")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=100_000, show_default=True, help="Number of deals.")
 @SEED_OPTION
 @RULES_OPTION
 @RULE_OPTION

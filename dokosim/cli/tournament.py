@@ -5,13 +5,14 @@ from pathlib import Path
 
 import click
 
+from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
                       STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("strategies", nargs=-1, required=True)
-@click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
+@click.option("--deals", type=click.IntRange(2, MAX_DEALS), default=10_000, show_default=True,
               help="Deals; each is played in every seating.")
 @SEED_OPTION
 @RULES_OPTION
