@@ -7,6 +7,7 @@ command module imports from here, so an import from a command would be a cycle.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -15,6 +16,22 @@ from ..rules import RulesError, load_rules
 
 REPO = Path(__file__).resolve().parents[2]
 """The repository checkout holding this package (and ``analysis/``)."""
+
+
+@contextmanager
+def dataset_run(out):
+    """Around a simulation that may write a dataset to ``out``: a bad argument (any ValueError:
+    SimulationError, StrategyError, a dataset made by another command) becomes a one-line usage
+    error; Ctrl-C says how to resume and exits 130."""
+    try:
+        yield
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        if out is not None:
+            click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
+                       "again to resume", err=True)
+        sys.exit(130)
 
 
 class UsageError(click.UsageError):

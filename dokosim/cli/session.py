@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
 from ..limits import MAX_ROUNDS
 from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, parse_params)
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, dataset_run, parse_params)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,8 +38,7 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
     compulsory solo, with bock rounds and five players when the rules say so (docs/sessions.md)."""
     from ..rules import RulesError, load_rules
     from ..session import session_summary, simulate_sessions
-    from ..simulate import SimulationError
-    from ..strategies.registry import StrategyError, register_path
+    from ..strategies.registry import register_path
 
     try:
         rules = load_rules(rules_spec, rule_overrides, session=True)
@@ -48,22 +46,13 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
         raise UsageError(str(exc)) from None
     if out is not None and Path(out).exists() and not Path(out).is_dir():
         raise click.BadParameter(f"{out!r} is a file; give a directory", param_hint="--out")
-    try:
+    with dataset_run(out):
         for spec in strategy_path:
             register_path(spec)
         result = simulate_sessions(rounds, seed, rules, strategy, deals=deals,
                                    compulsory=not no_compulsory, calls=not no_calls,
                                    params=parse_params(param_items), out=out, threads=threads,
                                    chunk_size=chunk_size, quiet=quiet)
-    except (SimulationError, StrategyError) as exc:
-        raise UsageError(str(exc)) from None
-    except ValueError as exc:  # a dataset made by another command, etc.
-        raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        if out is not None:
-            click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
-                       "again to resume", err=True)
-        sys.exit(130)
     if out is not None:
         click.echo(f"wrote {rounds} sessions to {result}", err=True)
         return

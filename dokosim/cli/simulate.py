@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -10,7 +9,7 @@ import click
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
                       RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
-                      UsageError, parse_params, parse_rules)
+                      dataset_run, parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,29 +39,20 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
              chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, as_json, quiet,
              scheduler, cluster):
     """Deal and play DEALS deals; print a summary or write a dataset (--out)."""
-    from ..simulate import FORCEABLE, SimulationError, simulate as run, summary
-    from ..strategies.registry import StrategyError, register_path
+    from ..simulate import FORCEABLE, simulate as run, summary
+    from ..strategies.registry import register_path
     rules = parse_rules(rules_spec, rule_overrides)
     if contract is not None and contract not in FORCEABLE:
         raise click.BadParameter(f"{contract!r}; valid: {', '.join(FORCEABLE)}", param_hint="--contract")
     if out is not None and Path(out).exists() and not Path(out).is_dir():
         raise click.BadParameter(f"{out!r} is a file; give a directory", param_hint="--out")
-    try:
+    with dataset_run(out):
         for spec in strategy_path:
             register_path(spec)
         result = run(deals, seed, rules, strategy, out=out, threads=threads, chunk_size=chunk_size,
                      params=parse_params(param_items), dealer=dealer, contract=contract,
                      declarer=declarer, compulsory=compulsory, calls=not no_calls,
                      keep_play=keep_play, quiet=quiet, scheduler=scheduler, cluster=cluster)
-    except (SimulationError, StrategyError) as exc:
-        raise UsageError(str(exc)) from None
-    except ValueError as exc:  # a dataset made by another command, etc.
-        raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        if out is not None:
-            click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
-                       "again to resume", err=True)
-        sys.exit(130)
     if out is not None:
         click.echo(f"wrote {deals} deals to {result}", err=True)
         return
