@@ -42,7 +42,7 @@ def is_int(value) -> bool:
 
 
 def _is_numpy_bool(value) -> bool:
-    return type(value).__name__ == "bool_" and type(value).__module__ == "numpy"
+    return type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
 
 
 def _bound(x) -> str:
