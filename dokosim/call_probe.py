@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from .simulate import SimulationError, make_plan
+from .validation import check_bool, check_threads
 from .kernels import ensure_loop
 from .strategies.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
@@ -34,7 +35,8 @@ def parse_level(level) -> int:
         return CALL_LEVELS[level.lower()]
     if isinstance(level, (int, np.integer)) and not isinstance(level, bool) and 1 <= level <= 5:
         return int(level)
-    raise SimulationError(f"unknown call level {level!r}; valid: 1-5 or {', '.join(CALL_LEVELS)}")
+    raise SimulationError(f"level={level!r} is not valid: an unknown call level; valid: 1-5 or "
+                          f"{', '.join(CALL_LEVELS)}")
 
 
 def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="heuristic", *,
@@ -55,9 +57,10 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     """
     lv = parse_level(level)
     plan = make_plan(deals, seed, rules, strategy, params, chunk_size=chunk_size)
+    threads = check_threads(threads)
+    check_bool("quiet", quiet)
+    probes_only = check_bool("probes_only", probes_only)
     if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise SimulationError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     module = simulation_kernel()
     table, strategy_ids = strategy_table(plan.strategies)

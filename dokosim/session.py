@@ -20,10 +20,11 @@ import polars as pl
 from . import __version__
 from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_chunk
 from .rules import Rules, rules_from_object
-from .simulate import SimulationError, _progress
+from .simulate import SimulationError, _progress, seat_parameters
 from .kernels import ensure_loop
 from .limits import MAX_ROUNDS
 from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
+from .validation import check_bool, check_int, check_optional_int, check_path, check_seed, check_threads, strategy_names
 
 SESSION_SCHEMA_VERSION = 1
 DEFAULT_SESSION_CHUNK = 20_000
@@ -86,33 +87,24 @@ class SessionPlan:
 def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random", params=None,
                       deals=None, compulsory=True, calls=True,
                       chunk_size=DEFAULT_SESSION_CHUNK) -> SessionPlan:
-    """Validate simulate_sessions' arguments into a plan (SessionError / StrategyError / RulesError)."""
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 0:
-        raise SessionError(f"rounds must be a whole number >= 0, got {rounds!r}")
-    if rounds > MAX_ROUNDS:
-        raise SessionError(f"rounds must be at most {MAX_ROUNDS:,} per run, got {rounds:,}")
-    if not 0 <= int(seed) < 2**63:
-        raise SessionError(f"seed must be from 0 to 2**63-1, got {seed!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise SessionError(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
+    """Validate simulate_sessions' arguments into a plan: SessionError (StrategyError for a
+    strategy or its parameters, RulesError for the rules) naming the bad argument, its value and
+    what is valid (dokosim.validation)."""
+    rounds = check_int("rounds", rounds, 0, MAX_ROUNDS, SessionError,
+                       f"an integer from 0, at most {MAX_ROUNDS:,} per run")
+    seed = check_seed(seed, SessionError)
+    chunk_size = check_int("chunk_size", chunk_size, 1, MAX_ROUNDS, SessionError)
+    compulsory = check_bool("compulsory", compulsory, SessionError)
+    calls = check_bool("calls", calls, SessionError)
     rules = rules_from_object(rules, session=True)
     players = 5 if rules.five_players else 4
-    names = strategy.split(",") if isinstance(strategy, str) else list(strategy)
-    names = [n.strip() for n in names]
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        raise SessionError(f"give one strategy or {players} (one per player), got {len(names)}: "
-                           f"{','.join(names)}")
-    params = params or {}
-    strategies = []
-    for seat, name in enumerate(names):
-        overrides = {**params.get("*", {}), **params.get(name, {}), **params.get(seat, {})}
-        strategies.append(resolve(name, overrides))
+    names = strategy_names(strategy, players, SessionError)
+    strategies = [resolve(name, overrides) for name, overrides
+                  in zip(names, seat_parameters(params, names, players, SessionError), strict=True)]
+    deals = check_optional_int("deals", deals, 1, 64, SessionError,
+                               "None (6 per player) or an integer from 1 to 64 (deals per session)")
     if deals is None:
         deals = 6 * players
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or not 1 <= deals <= 64:
-        raise SessionError(f"deals per session must be from 1 to 64, got {deals!r}")
     if compulsory and deals < players:
         raise SessionError(f"deals per session ({deals}) must be at least the number of players "
                            f"({players}) when each owes a compulsory solo (or compulsory=False)")
@@ -187,9 +179,10 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     file), resuming an interrupted run, and returns its path.
     """
     plan = make_session_plan(rounds, seed, rules, strategy, params, deals, compulsory, calls, chunk_size)
+    threads = check_threads(threads, SessionError)
+    check_path("out", out, SessionError)
+    check_bool("quiet", quiet, SessionError)
     if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise SessionError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     sim = SessionSimulator(plan)
     n_chunks = -(-plan.rounds // plan.chunk_size)

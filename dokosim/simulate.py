@@ -16,14 +16,13 @@ from .limits import MAX_DEALS
 from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
 from .engine.layout import MAX_CALL_LOG, OUT_LEN
 from .rules import Rules, rules_from_object
-from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
+from .strategies.registry import (MAX_PARAMS, Strategy, StrategyError, param_specs, resolve, simulation_kernel,
+                                  strategy_table)
+from .validation import (SimulationError, check_bool, check_int, check_optional_int, check_optional_str,
+                         check_params, check_path, check_seed, check_threads, strategy_names)
 
 FORCEABLE = ("normal", "marriage", *[f"{k}_solo" for k in SOLO_KINDS])
 DEFAULT_CHUNK = 250_000
-
-
-class SimulationError(ValueError):
-    """Bad arguments to simulate (each message names the bad value and what is valid)."""
 
 
 @dataclass
@@ -114,32 +113,27 @@ def parse_fixed_hand(fixed_hand, rules: Rules) -> tuple[int, int] | None:
 def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=None, dealer=None,
               contract=None, declarer=0, compulsory=False, calls=True, keep_play=False,
               chunk_size=DEFAULT_CHUNK, fixed_hand=None) -> SimulationPlan:
-    """Validate simulate's arguments into a plan (SimulationError / StrategyError on bad ones)."""
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 0:
-        raise SimulationError(f"deals must be a whole number >= 0, got {deals!r}")
-    if deals > MAX_DEALS:
-        raise SimulationError(f"deals must be at most {MAX_DEALS:,} per run, got {deals:,}")
-    if not 0 <= int(seed) < 2**63:
-        raise SimulationError(f"seed must be from 0 to 2**63-1, got {seed!r}")
-    if chunk_size < 1:
-        raise SimulationError(f"chunk size must be >= 1, got {chunk_size!r}")
-    names = strategy.split(",") if isinstance(strategy, str) else list(strategy)
-    names = [n.strip() for n in names]
-    if len(names) == 1:
-        names *= 4
-    if len(names) != 4:
-        raise SimulationError(f"give one strategy or four (one per seat), got {len(names)}: {','.join(names)}")
-    params = params or {}
-    strategies = []
-    for seat, name in enumerate(names):
-        overrides = {**params.get("*", {}), **params.get(name, {}), **params.get(seat, {})}
-        strategies.append(resolve(name, overrides))
-    if dealer is not None and dealer not in range(4):
-        raise SimulationError(f"dealer must be a seat 0-3, got {dealer!r}")
+    """Validate simulate's arguments into a plan: SimulationError (StrategyError for a strategy
+    or its parameters, RulesError for the rules) naming the bad argument, its value and what is
+    valid (dokosim.validation)."""
+    deals = check_int("deals", deals, 0, MAX_DEALS, valid=f"an integer from 0, at most {MAX_DEALS:,} per run")
+    seed = check_seed(seed)
+    chunk_size = check_int("chunk_size", chunk_size, 1, MAX_DEALS)
+    names = strategy_names(strategy, 4)
+    params = seat_parameters(params, names, 4)
+    strategies = [resolve(name, params[seat]) for seat, name in enumerate(names)]
+    dealer = check_optional_int("dealer", dealer, 0, 3, valid="None (deal_id mod 4) or a seat 0-3")
+    valid_contracts = f"None (the reservations decide) or one of {', '.join(FORCEABLE)}"
+    contract = check_optional_str("contract", contract, valid_contracts)
     if contract is not None and contract not in FORCEABLE:
-        raise SimulationError(f"unknown contract {contract!r}; valid: {', '.join(FORCEABLE)}")
-    if declarer not in range(4):
-        raise SimulationError(f"declarer must be a seat 0-3, got {declarer!r}")
+        if contract == "poverty":
+            valid_contracts = "a poverty cannot be forced (it needs a poor hand): use rules with " \
+                              "poverty=True and let the reservations decide; " + valid_contracts
+        raise SimulationError(f"contract={contract!r} is not valid: {valid_contracts}")
+    declarer = check_int("declarer", declarer, 0, 3, valid="a seat 0-3 (the declarer of a forced solo)")
+    compulsory = check_bool("compulsory", compulsory)
+    calls = check_bool("calls", calls)
+    keep_play = check_bool("keep_play", keep_play)
     if compulsory and not (contract or "").endswith("_solo"):
         raise SimulationError("compulsory needs a forced solo contract (e.g. contract='queens_solo')")
     rules = rules_from_object(rules)
@@ -147,9 +141,41 @@ def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=
         if getattr(rules, name):
             raise SimulationError(f"rules option {name!r} needs a session: use dokosim session "
                                   "(dokosim.simulate_sessions), not simulate")
+    if contract is not None and contract.endswith("_solo"):
+        check_solo_allowed(contract, declarer, rules)
     fixed = parse_fixed_hand(fixed_hand, rules)
-    return SimulationPlan(int(deals), int(seed), rules, strategies, dealer,
-                          contract, declarer, compulsory, calls, keep_play, int(chunk_size), fixed)
+    return SimulationPlan(deals, seed, rules, strategies, dealer, contract, declarer, compulsory, calls,
+                          keep_play, chunk_size, fixed)
+
+
+def seat_parameters(params, names: list[str], players: int, error=SimulationError) -> list[dict]:
+    """Each seat's parameter overrides from ``params`` (``{seat or strategy name or "*": {name:
+    value}}``; for a seat, '*' first, then its strategy's name, then the seat), every key and
+    value checked (dokosim.validation.check_params): a seat that is not at the table, a strategy
+    not in the run, a parameter the strategy lacks or a value out of its range is refused."""
+    run = list(dict.fromkeys(names))
+    for name in run:
+        param_specs(name)  # an unknown strategy is named as such first
+    targets = {"*": run, **{name: [name] for name in run}, **{seat: [names[seat]] for seat in range(players)}}
+    keys_valid = f"a seat 0-{players - 1}, a strategy of the run ({', '.join(run)}) or '*'"
+    clean = check_params(params, targets, param_specs, keys_valid, error, StrategyError)
+    return [{**clean.get("*", {}), **clean.get(name, {}), **clean.get(seat, {})}
+            for seat, name in enumerate(names)]
+
+
+def check_solo_allowed(contract: str, declarer: int, rules: Rules) -> None:
+    """Refuse a forced solo the rules do not allow (rules option ``solos``), with the rule the
+    record scorer applies to a record's contract (``engine.replay.contract_error``, whose
+    ``bad_contract`` a record with the same contract gets)."""
+    from .engine.layout import E_OK
+    from .engine.replay import contract_error
+    code = C_SOLO_BASE + SOLO_KINDS.index(contract[:-len("_solo")])
+    hands = np.zeros(4, dtype=np.int64)  # a solo's legality does not depend on the cards
+    if contract_error(hands, code, declarer, rules.packed()) != E_OK:
+        allowed = [f"{k}_solo" for k in rules.solos]
+        raise SimulationError(f"contract={contract!r} is not valid: these rules do not allow a "
+                              f"{contract[:-len('_solo')]} solo (rules option solos={list(rules.solos)}); "
+                              f"valid: {', '.join(['normal', 'marriage', *allowed])}")
 
 
 class Simulator:
@@ -226,6 +252,11 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     """
     plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
                      calls, keep_play, chunk_size, fixed_hand)
+    threads = check_threads(threads)
+    check_path("out", out)
+    check_bool("quiet", quiet)
+    check_optional_str("scheduler", scheduler, "None or a dask.distributed scheduler address (a string)")
+    check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)")
     if scheduler is not None or cluster is not None:
         if threads is not None:
             raise SimulationError("threads applies to in-process runs; Dask workers use their own "
@@ -233,8 +264,6 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         from .distributed import simulate_on_dask
         return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise SimulationError(f"threads must be from 1 to {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     sim = Simulator(plan)
     n_chunks = -(-plan.deals // plan.chunk_size)

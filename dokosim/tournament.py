@@ -27,13 +27,17 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
+from .limits import MAX_DEALS
 from .rules import Rules, rules_from_object
+from .validation import (SimulationError, check_bool, check_int, check_optional_str, check_params, check_seed,
+                         check_threads, invalid)
 
 LEVEL = 0.95
 
 
-class TournamentError(ValueError):
-    """Bad arguments to tournament (each message names the bad value and what is valid)."""
+class TournamentError(SimulationError):
+    """Bad arguments to tournament (a SimulationError, so a ValueError; each message names the
+    argument, the bad value and what is valid)."""
 
 
 # ---------------------------------------------------------------------------- seatings and names
@@ -66,13 +70,15 @@ def labels(names: list[str]) -> list[str]:
     return out
 
 
-def _check_params(params: dict, names: list[str], tags: list[str]) -> None:
-    valid = ["*", *dict.fromkeys(names), *[t for t in tags if t not in names]]
-    for key in params:
-        if key not in valid:
-            hint = " (seats change between seatings)" if isinstance(key, int) else ""
-            raise TournamentError(f"parameters for {key!r}{hint}: give a strategy name, a report "
-                                  f"name or '*'; valid here: {', '.join(valid)}")
+def _check_params(params, names: list[str], tags: list[str]) -> dict:
+    """``params`` checked (keys: '*', a strategy name or a report name; each parameter and value
+    against the strategies the key addresses) and cleaned (validation.check_params)."""
+    from .strategies.registry import StrategyError, param_specs
+    targets = {"*": list(dict.fromkeys(names)), **{n: [n] for n in names},
+               **{t: [n] for t, n in zip(tags, names, strict=True)}}
+    keys_valid = ("a strategy name, a report name or '*' (not a seat: strategies change seats between "
+                  f"seatings); valid here: {', '.join(targets)}")
+    return check_params(params, targets, param_specs, keys_valid, TournamentError, StrategyError)
 
 
 def seat_params(seating, names: list[str], tags: list[str], params: dict) -> dict[int, dict]:
@@ -253,23 +259,38 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
 
     Every seating (``seatings(len(strategies))``) plays the same deals with
     the same seed. ``params``: ``{name or report name or "*": {param: value}}``
-    (``"simple#2"`` addresses the second of two ``simple``). ``out``: a new
+    (``"simple#2"`` addresses the second of two ``simple``; each parameter and
+    value is checked against the strategies its key addresses). ``out``: a new
     directory for a Parquet dataset with one row per deal and seating
     (``part-NNNNNN.parquet`` per seating, ``tournament.json`` with the settings
-    and results). Raises TournamentError, SimulationError or StrategyError on
-    bad arguments. ``scheduler`` (a dask.distributed address) or ``cluster``
+    and results). Raises TournamentError (a SimulationError), StrategyError or
+    RulesError on bad arguments, each naming the argument and what is valid
+    (docs/tournament.md). ``scheduler`` (a dask.distributed address) or ``cluster``
     (``"local:N"``, one LocalCluster for all seatings) run the seatings on Dask
     workers, with the same rows and results as in process.
     """
     from .simulate import simulate
+    from .strategies.registry import param_specs
 
-    names = [n.strip() for n in (strategies.split(",") if isinstance(strategies, str) else strategies)]
+    if isinstance(strategies, str):
+        names = [n.strip() for n in strategies.split(",")]
+    elif isinstance(strategies, (list, tuple)) and all(isinstance(n, str) for n in strategies):
+        names = [n.strip() for n in strategies]
+    else:
+        raise invalid("strategies", strategies, "2 or 4 strategy names: a list or 'a,b'", TournamentError)
     plan = seatings(len(names))
+    for name in dict.fromkeys(names):
+        param_specs(name)  # an unknown strategy is named as such first
     tags = labels(names)
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 2:
-        raise TournamentError(f"deals must be a whole number >= 2 (an interval needs two), got {deals!r}")
-    params = dict(params or {})
-    _check_params(params, names, tags)
+    deals = check_int("deals", deals, 2, MAX_DEALS, TournamentError,
+                      f"an integer from 2 (an interval needs two), at most {MAX_DEALS:,} per run")
+    seed = check_seed(seed, TournamentError)
+    params = _check_params(params, names, tags)
+    threads = check_threads(threads, TournamentError)
+    check_bool("quiet", quiet, TournamentError)
+    check_optional_str("scheduler", scheduler, "None or a dask.distributed scheduler address (a string)",
+                       TournamentError)
+    check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)", TournamentError)
     rules = rules_from_object(rules)
     directory = _check_out(out)
     start = time.perf_counter()

@@ -56,12 +56,18 @@ def params_file(path: str) -> dict:
         solo_win = 0.55
         [2]
         deny_win = 0.9
+
+    Only the file's form is checked here (tables of numbers); which seats and strategies the run
+    has, the parameter names and their ranges are checked by the run (dokosim.validation), so
+    a ``[7]`` table with four players is refused there, in one line.
     """
     import tomllib
     try:
-        data = tomllib.loads(Path(path).read_text())
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise click.BadParameter(f"cannot read {path!r}: {exc.strerror}", param_hint="--param") from None
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{path!r} is not a UTF-8 text file (TOML)", param_hint="--param") from None
     except tomllib.TOMLDecodeError as exc:
         raise click.BadParameter(f"{path!r} is not valid TOML: {exc}", param_hint="--param") from None
     params: dict = {}
@@ -73,13 +79,20 @@ def params_file(path: str) -> dict:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise click.BadParameter(f"{path!r}: [{target}] {key} = {value!r} is not a number",
                                          param_hint="--param")
-            who = int(target) if target.isdigit() else target
-            params.setdefault(who, {})[key] = float(value)
+            params.setdefault(_target(target), {})[key] = float(value)
     return params
 
 
+def _target(text: str):
+    """A --param target: a seat number (ASCII digits) as an int, else the name as given."""
+    return int(text) if text.isascii() and text.isdigit() else text
+
+
 def parse_params(items: tuple[str, ...]) -> dict:
-    """--param items, each SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or a TOML file (later items win)."""
+    """--param items, each SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or a TOML file (later items win).
+
+    Only the form is checked here; the run checks the seats, strategies, names and values
+    (dokosim.validation) and its one-line error reaches the user as a usage error (exit 2)."""
     params: dict = {}
     for item in items:
         if item.endswith(".toml") and "=" not in item:
@@ -88,15 +101,14 @@ def parse_params(items: tuple[str, ...]) -> dict:
             continue
         target, colon, rest = item.partition(":")
         key, eq, value = rest.partition("=")
-        if not colon or not eq:
+        if not colon or not eq or not target.strip() or not key.strip():
             raise click.BadParameter(f"{item!r} must be SEAT:NAME=VALUE, STRATEGY:NAME=VALUE or FILE.toml",
                                      param_hint="--param")
         try:
             number = float(value)
         except ValueError:
             raise click.BadParameter(f"{item!r}: {value!r} is not a number", param_hint="--param") from None
-        who = int(target) if target.isdigit() else target
-        params.setdefault(who, {})[key] = number
+        params.setdefault(_target(target.strip()), {})[key.strip()] = number
     return params
 
 

@@ -53,6 +53,15 @@ PARAMS = {
     "accept_trumps": (7.0, "poverty: trumps (TH and QC count 1.5) needed to accept"),
     "throw_in_win": (0.5, "throw-in (house rule): redeal when the normal-game win chance is below this"),
 }
+# chances 0-1; trumps 0-13 (a hand holds at most 12; 13: never), accept_trumps 0-15 (at most
+# 12 + 4 * 0.5); eyes 0-240 (the whole pack)
+_CHANCE, _TRUMPS, _EYES = (0.0, 1.0), (0.0, 13.0), (0.0, 240.0)
+PARAM_RANGES = {
+    "solo_win": _CHANCE, "silent_win": _CHANCE, "call_win": _CHANCE, "deny_win": _CHANCE,
+    "keep_weight": (0.0, 100.0), "ace_safety": _CHANCE, "fox_value": _EYES, "charlie_value": _EYES,
+    "show_qc_trumps": _TRUMPS, "draw_trumps": _TRUMPS, "join_bonus": _EYES, "poverty_win": _CHANCE,
+    "accept_trumps": (0.0, 15.0), "throw_in_win": _CHANCE,
+}
 (PI_SOLO, PI_SILENT, PI_CALL, PI_DENY, PI_KEEP, PI_ACE, PI_FOX, PI_CHARLIE, PI_SHOWQC,
  PI_DRAW, PI_JOIN, PI_POVERTY, PI_ACCEPT, PI_THROW) = range(14)
 

@@ -33,6 +33,7 @@ PARAMS = {
     "eye_weight": (0.01, "score points per eye of the side's margin added to a rollout's score"),
     "min_cards": (2.0, "search only while the seat holds at least this many cards"),
 }
+PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "min_cards": (0.0, 13.0)}
 PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS = range(3)
 # the heuristic's defaults, for the rollouts and the decisions pimc leaves to it
 HPARAMS = np.zeros(16, dtype=np.float64)

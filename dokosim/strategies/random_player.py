@@ -9,6 +9,7 @@ PARAMS = {
     "p_reserve": (0.0, "probability of making a random reservation other than healthy"),
     "p_call": (0.0, "probability of making a random legal call at each opportunity"),
 }
+PARAM_RANGES = {"p_reserve": (0.0, 1.0), "p_call": (0.0, 1.0)}
 
 
 @inline_kernel

@@ -7,6 +7,9 @@ functions and a parameter table:
 * ``call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng) -> level``
 * ``card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng) -> card``
 * ``PARAMS = {"name": (default, "what it means"), ...}`` (optional), ``NAME`` (optional)
+* ``PARAM_RANGES = {"name": (lo, hi), ...}`` (optional): the values each parameter may take,
+  ``lo`` to ``hi`` inclusive (``(lo, hi, "integer")``: whole numbers only); a parameter without
+  one takes any finite number
 
 See ``docs/strategies.md`` for the meaning of every argument. The deal loop
 (``dokosim/sim_loop.py``) is compiled once for every strategy: each strategy is
@@ -19,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import math
+import numbers
 import os
 import sys
 from dataclasses import dataclass
@@ -29,6 +34,7 @@ from types import ModuleType
 import numpy as np
 
 from ..engine.strategy_call import ARRAY_LENGTHS, INLINE_MODULES, MAX_PARAMS
+from ..validation import ParamSpec, SimulationError
 BUILTIN = {
     "random": "dokosim.strategies.random_player",
     "simple": "dokosim.strategies.simple",
@@ -39,8 +45,9 @@ ENTRY_POINT_GROUP = "dokosim.strategies"
 _EXTRA: dict[str, str] = {}  # names registered at run time (--strategy-path, register())
 
 
-class StrategyError(ValueError):
-    """An unknown or malformed strategy."""
+class StrategyError(SimulationError):
+    """An unknown or malformed strategy, or a parameter it does not have or cannot take (a
+    SimulationError, so a ValueError)."""
 
 
 @dataclass(frozen=True)
@@ -100,21 +107,60 @@ def _check_module(name: str, module: ModuleType) -> None:
                             "functions (@numba.njit), see docs/strategies.md")
     if len(getattr(module, "PARAMS", {})) > MAX_PARAMS:
         raise StrategyError(f"strategy {name!r} has more than {MAX_PARAMS} parameters")
+    _module_specs(name, module)
+
+
+def _module_specs(name: str, module: ModuleType) -> dict[str, ParamSpec]:
+    """The parameters a strategy module declares (PARAMS, PARAM_RANGES), each default checked
+    against its range; StrategyError naming a malformed declaration."""
+    params = getattr(module, "PARAMS", {})
+    ranges = getattr(module, "PARAM_RANGES", {})
+    if not isinstance(params, dict) or not isinstance(ranges, dict):
+        raise StrategyError(f"strategy {name!r}: PARAMS and PARAM_RANGES must be dicts (docs/strategies.md)")
+    extra = [k for k in ranges if k not in params]
+    if extra:
+        raise StrategyError(f"strategy {name!r}: PARAM_RANGES names {extra[0]!r}, which is not in PARAMS")
+    specs = {}
+    for key, declared in params.items():
+        if not isinstance(declared, tuple) or not declared or isinstance(declared[0], bool) \
+                or not isinstance(declared[0], numbers.Real):
+            raise StrategyError(f"strategy {name!r}: PARAMS[{key!r}] must be (default, 'what it means'), "
+                                f"got {declared!r}")
+        span = ranges.get(key, (-math.inf, math.inf))
+        if not (isinstance(span, tuple) and len(span) in (2, 3)
+                and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in span[:2])
+                and span[0] <= span[1] and (len(span) == 2 or span[2] == "integer")):
+            raise StrategyError(f"strategy {name!r}: PARAM_RANGES[{key!r}] must be (lo, hi) or "
+                                f"(lo, hi, 'integer') with lo <= hi, got {span!r}")
+        spec = ParamSpec(key, float(declared[0]), float(span[0]), float(span[1]), len(span) == 3,
+                         str(declared[1]) if len(declared) > 1 else "")
+        spec.check(f"strategy {name!r}: the default of {key}", declared[0], StrategyError)
+        specs[key] = spec
+    return specs
+
+
+def param_specs(name: str) -> dict[str, ParamSpec]:
+    """The parameters strategy ``name`` declares: name -> ParamSpec (default, range, help)."""
+    names = available()
+    if name not in names:
+        raise StrategyError(f"unknown strategy {name!r}; available: {', '.join(sorted(names))}")
+    return _module_specs(name, _import(names[name], name))
 
 
 def resolve(name: str, overrides: dict[str, float] | None = None) -> Strategy:
-    """A Strategy by name, with parameter overrides checked against its PARAMS."""
+    """A Strategy by name, with parameter overrides checked against its PARAMS and PARAM_RANGES."""
     names = available()
     if name not in names:
         raise StrategyError(f"unknown strategy {name!r}; available: {', '.join(sorted(names))}")
     module = _import(names[name], name)
     _check_module(name, module)
-    params = {k: float(v[0]) for k, v in getattr(module, "PARAMS", {}).items()}
+    specs = _module_specs(name, module)
+    params = {k: spec.default for k, spec in specs.items()}
     for key, value in (overrides or {}).items():
         if key not in params:
-            valid = ", ".join(params) or "none"
+            valid = ", ".join(f"{s.name} ({s.valid()})" for s in specs.values()) or "none"
             raise StrategyError(f"strategy {name!r} has no parameter {key!r}; its parameters: {valid}")
-        params[key] = float(value)
+        params[key] = specs[key].check(f"strategy {name!r} parameter {key}", value, StrategyError)
     return Strategy(name, names[name], params)
 
 

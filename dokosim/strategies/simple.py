@@ -22,6 +22,8 @@ PARAMS = {
     "call_trumps": (7.0, "trumps needed to say Re or Kontra"),
     "worth_taking": (10.0, "eyes already in a trick that make it worth winning"),
 }
+# trumps: a hand holds at most 12 (13: never); eyes: a trick holds at most 44 (4 aces)
+PARAM_RANGES = {"solo_trumps": (0.0, 13.0), "call_trumps": (0.0, 13.0), "worth_taking": (0.0, 44.0)}
 ACES = sum(3 << (12 * suit) for suit in range(4))  # both aces of every suit
 
 
