@@ -201,7 +201,7 @@ def written_by(path) -> str | None:
             text = _png_text(path).get(MARKER_KEY)
         elif head[:4] == b"PAR1":
             import pyarrow.parquet as pq
-            meta = pq.read_schema(path).metadata or {}
+            meta = pq.read_metadata(path).metadata or {}  # the file's key-value metadata
             raw = meta.get(MARKER_KEY.encode())
             text = raw.decode() if raw is not None else None
         else:

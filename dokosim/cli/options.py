@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import click
@@ -29,7 +29,8 @@ def dataset_run(out):
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this message short
+        with suppress(ValueError):  # (signal handlers can be set in the main thread only)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this message short
         if out is not None:
             click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
                        "again to resume", err=True)
