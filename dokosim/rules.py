@@ -176,10 +176,17 @@ def load_rules(spec: str, overrides: tuple[str, ...] = (), session: bool = False
     """Rules from a CLI ``--rules`` value (preset name or TOML file) and ``KEY=VALUE`` overrides."""
     if spec.endswith(".toml"):
         path = Path(spec)
+        if path.is_dir():
+            raise RulesError(f"rules file {spec!r} is a directory, not a TOML file")
         if not path.is_file():
             raise RulesError(f"rules file {spec!r} does not exist")
         try:
-            obj = tomllib.loads(path.read_text())
+            obj = tomllib.loads(path.read_bytes().decode("utf-8"))
+        except OSError as exc:
+            raise RulesError(f"cannot read rules file {spec!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"rules file {spec!r} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
+                             f"at offset {exc.start}); TOML files are UTF-8") from None
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"rules file {spec!r} is not valid TOML: {exc}") from None
     else:

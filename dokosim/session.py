@@ -184,6 +184,8 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     check_bool("quiet", quiet, SessionError)
     if threads is not None:
         numba.set_num_threads(threads)
+    # the output is checked (and the manifest written) before the strategies compile or a deal is played
+    done = None if out is None else prepare(Path(out), plan.manifest(), SESSION_KEYS)
     sim = SessionSimulator(plan)
     n_chunks = -(-plan.rounds // plan.chunk_size)
     bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.rounds - i * plan.chunk_size))
@@ -197,7 +199,6 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
                 bar.update(n * per)
         return pl.concat(frames) if frames else sim.frame(0, 0)
     directory = Path(out)
-    done = prepare(directory, plan.manifest(), SESSION_KEYS)
     todo = [b for b in bounds if b[0] not in done]
     with _progress(plan.rounds * per, quiet, initial=(plan.rounds - sum(b[2] for b in todo)) * per) as bar:
         for index, first, n in todo:

@@ -265,6 +265,8 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
         numba.set_num_threads(threads)
+    # the output is checked (and the manifest written) before the strategies compile or a deal is played
+    done = None if out is None else prepare(Path(out), plan.manifest())
     sim = Simulator(plan)
     n_chunks = -(-plan.deals // plan.chunk_size)
     bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
@@ -279,7 +281,6 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
             return pl.concat(frames)
         return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
     directory = Path(out)
-    done = prepare(directory, plan.manifest())
     todo = [b for b in bounds if b[0] not in done]
     with _progress(plan.deals, quiet, initial=plan.deals - sum(b[2] for b in todo)) as bar:
         for index, first, n in todo:

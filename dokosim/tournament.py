@@ -28,6 +28,7 @@ import numpy as np
 import polars as pl
 
 from .limits import MAX_DEALS
+from .outputs import writing
 from .rules import Rules, rules_from_object
 from .validation import (SimulationError, check_bool, check_int, check_optional_str, check_params, check_seed,
                          check_threads, invalid)
@@ -244,12 +245,31 @@ class TournamentResult:
 
 
 def _check_out(out) -> Path | None:
+    """``out`` checked before the work: a new or empty directory that can be created and written
+    (``outputs.check_directory``; OutputError or TournamentError otherwise)."""
+    from .outputs import check_directory
     if out is None:
         return None
     path = Path(out)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise TournamentError(f"out {str(path)!r} must be a new or empty directory")
-    return path
+    return check_directory(path, "out")
+
+
+def _write_seating(directory: Path, index: int, frame: pl.DataFrame) -> None:
+    """Seating ``index``'s games as ``part-NNNNNN.parquet`` (a temporary name, then a rename)."""
+    from .dataset import write_chunk
+    with writing(directory):
+        directory.mkdir(parents=True, exist_ok=True)
+    write_chunk(directory, index, frame)
+
+
+def _write_info(directory: Path, info: dict) -> None:
+    """``tournament.json``: the settings and the results (a temporary name, then a rename)."""
+    from .dataset import write_json_atomic
+    with writing(directory):
+        directory.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(directory / "tournament.json", info)
 
 
 def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", params=None,
@@ -304,8 +324,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                              scheduler=address)
             frame = _label_frame(frame, index, [tags[k] for k in seating])
             if directory is not None:
-                directory.mkdir(parents=True, exist_ok=True)
-                frame.write_parquet(directory / f"part-{index:06d}.parquet", compression="zstd")
+                _write_seating(directory, index, frame)
             total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating,
                                    len(names))
             deal_ids = frame["deal_id"]
@@ -316,7 +335,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     if directory is not None:
         info = {**result.to_dict(), "names": names, "params": {str(k): v for k, v in params.items()},
                 "seating_strategies": [[tags[k] for k in s] for s in plan]}
-        (directory / "tournament.json").write_text(json.dumps(info, indent=2) + "\n")
+        _write_info(directory, info)
     return result
 
 
@@ -367,8 +386,26 @@ def rules_text(rules: Rules) -> str:
     return d["preset"] + (f" ({', '.join(extra)})" if extra else "")
 
 
+CHART_OWNER = "tournament"
+"""The command named in the marker of a chart file (``outputs.written_by``)."""
+
+
+def check_chart(path) -> Path:
+    """Check a chart path before the work (``outputs.check_file``): its directory exists and can
+    be written, and an existing file there is a chart dokosim's tournament wrote; OutputError
+    otherwise."""
+    from .outputs import check_file
+    return check_file(path, "chart", CHART_OWNER)
+
+
 def chart(result: TournamentResult, path) -> Path:
-    """Save a PNG of each strategy's mean with its 95% error bar."""
+    """Save a PNG of each strategy's mean with its 95% error bar.
+
+    Written under a temporary name and renamed; the PNG carries a marker (``outputs.marker``) so
+    that a later chart may replace it, while any other existing file is refused (``check_chart``,
+    OutputError). A failed write raises ``outputs.WriteFailed``."""
+    from .outputs import MARKER_KEY, marker, replace_atomically
+    path = check_chart(path)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -384,6 +421,9 @@ def chart(result: TournamentResult, path) -> Path:
     fig.suptitle("Duplicate tournament")
     ax.set_title(f"{result.deals:,} deals, rules {rules_text(result.rules)}, seed {result.seed}", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return Path(path)
+    try:
+        replace_atomically(path, lambda tmp: fig.savefig(tmp, format="png", dpi=120,
+                                                         metadata={MARKER_KEY: marker(CHART_OWNER)}))
+    finally:
+        plt.close(fig)
+    return path

@@ -12,14 +12,34 @@ so that ``dokosim --help`` and ``dokosim score`` start fast.
 """
 from __future__ import annotations
 
+import errno
+
 import click
 
 from . import (
     advise, compile_cmd, probe_calls, rules_cmd, score, session, show, simulate, study, tournament,
 )
+from .options import RunError, UsageError, os_error_message
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class DokosimGroup(click.Group):
+    """The ``dokosim`` group: an OSError that no command turned into a message (a write that
+    failed during the run, a file that cannot be read) ends as one line naming the path and the
+    reason, exit code 1, never a traceback; an output path found bad is a usage error (exit 2)."""
+
+    def invoke(self, ctx):
+        from ..outputs import OutputError
+        try:
+            return super().invoke(ctx)
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise  # stdout closed early (| head): click's own handling, quietly
+            raise RunError(os_error_message(exc)) from None
+
+
+@click.group(cls=DokosimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="dokosim")
 def main():
     """dokosim: Doppelkopf by the million (DDV rules, strategies, datasets, studies)."""

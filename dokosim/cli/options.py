@@ -6,8 +6,9 @@ command module imports from here, so an import from a command would be a cycle.
 """
 from __future__ import annotations
 
+import signal
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import click
@@ -21,13 +22,15 @@ REPO = Path(__file__).resolve().parents[2]
 @contextmanager
 def dataset_run(out):
     """Around a simulation that may write a dataset to ``out``: a bad argument (any ValueError:
-    SimulationError, StrategyError, a dataset made by another command) becomes a one-line usage
-    error; Ctrl-C says how to resume and exits 130."""
+    SimulationError, StrategyError, a dataset made by another command, an output path that cannot
+    be written) becomes a one-line usage error; Ctrl-C says how to resume and exits 130."""
     try:
         yield
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
+        with suppress(ValueError):  # (signal handlers can be set in the main thread only)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this message short
         if out is not None:
             click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
                        "again to resume", err=True)
@@ -36,6 +39,46 @@ def dataset_run(out):
 
 class UsageError(click.UsageError):
     """Bad usage: one line, exit code 2."""
+
+
+class RunError(click.ClickException):
+    """A failure during a run (a write that failed, a file that cannot be read): one line, exit code 1."""
+
+    exit_code = 1
+
+
+def os_error_message(exc: OSError) -> str:
+    """One line for an OSError: the path and the system's reason (``strerror``)."""
+    from ..outputs import WriteFailed, reason
+    if isinstance(exc, WriteFailed):
+        return str(exc)
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason(exc)}"
+    return reason(exc)
+
+
+def check_out_directory(out, option: str = "--out"):
+    """``--out DIR`` of a dataset checked before the work (``outputs.check_directory``); a bad one
+    is a usage error."""
+    from ..outputs import OutputError, check_directory
+    if out is None:
+        return None
+    try:
+        return check_directory(out, option)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def check_out_file(path, option: str, owner: str):
+    """An output file checked before the work (``outputs.check_file``: its directory exists and
+    can be written, an existing file only if ``owner`` wrote it); a bad one is a usage error."""
+    from ..outputs import OutputError, check_file
+    if path is None:
+        return None
+    try:
+        return check_file(path, option, owner)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def parse_rules(spec: str, overrides: tuple[str, ...]):

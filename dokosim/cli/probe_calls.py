@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-from pathlib import Path
 
 import click
 
 from ..limits import MAX_DEALS
 from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
-                      THREADS_OPTION, UsageError, parse_params, parse_rules)
+                      THREADS_OPTION, UsageError, check_out_file, parse_params, parse_rules)
+
+PROBES_OWNER = "probe-calls"
+"""The command named in the marker of a probes file (``outputs.written_by``): a later
+``probe-calls --out`` may replace such a file, never another one."""
 
 
 @click.command("probe-calls", context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,8 +41,7 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
         lv = parse_level(int(level) if level.isdigit() else level)
     except SimulationError as exc:
         raise click.BadParameter(str(exc), param_hint="--level") from None
-    if out is not None and Path(out).is_dir():
-        raise click.BadParameter(f"{out!r} is a directory; give a file name", param_hint="--out")
+    check_out_file(out, "--out", PROBES_OWNER)
     try:
         frame = run(deals, lv, seed, rules, strategy, params=parse_params(param_items), threads=threads,
                     quiet=quiet)
@@ -49,9 +50,7 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
     except KeyboardInterrupt:
         sys.exit(130)
     if out is not None:
-        tmp = Path(f"{out}.{os.getpid()}.tmp")
-        frame.write_parquet(tmp)
-        os.replace(tmp, out)
+        write_probes(frame, out)
         click.echo(f"wrote {frame.height} probes of {deals} deals to {out}", err=True)
         return
     info = summary(frame, deals, LEVEL_NAMES[lv])
@@ -65,6 +64,14 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
                f"{info['mean_gain']:+.3f} [{info['mean_gain_ci95'][0]:+.3f}, {info['mean_gain_ci95'][1]:+.3f}] "
                f"points for the caller; made good {info['made_good_with']:.4f} with the call, "
                f"{info['made_good_without']:.4f} without")
+
+
+def write_probes(frame, out) -> None:
+    """The probes as the Parquet file ``out``, with dokosim's marker, under a temporary name
+    renamed when whole (``outputs.WriteFailed`` if the write fails)."""
+    from ..dataset import write_parquet
+    from ..outputs import MARKER_KEY, marker, replace_atomically
+    replace_atomically(out, lambda tmp: write_parquet(frame, tmp, {MARKER_KEY: marker(PROBES_OWNER)}))
 
 
 def summary(frame, deals: int, level: str) -> dict:

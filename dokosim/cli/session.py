@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from ..limits import MAX_ROUNDS
 from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, dataset_run, parse_params)
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, check_out_directory, dataset_run,
+                      parse_params)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,8 +44,7 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
         rules = load_rules(rules_spec, rule_overrides, session=True)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise click.BadParameter(f"{out!r} is a file; give a directory", param_hint="--out")
+    check_out_directory(out)
     with dataset_run(out):
         for spec in strategy_path:
             register_path(spec)

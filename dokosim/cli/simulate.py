@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
                       RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
-                      dataset_run, parse_params, parse_rules)
+                      check_out_directory, dataset_run, parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,8 +43,8 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
     rules = parse_rules(rules_spec, rule_overrides)
     if contract is not None and contract not in FORCEABLE:
         raise click.BadParameter(f"{contract!r}; valid: {', '.join(FORCEABLE)}", param_hint="--contract")
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise click.BadParameter(f"{out!r} is a file; give a directory", param_hint="--out")
+    if out is not None and "://" not in out:  # a file:// URL for Dask is checked by the run itself
+        check_out_directory(out)
     with dataset_run(out):
         for spec in strategy_path:
             register_path(spec)

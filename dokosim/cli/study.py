@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .options import SEED_OPTION, analysis_package
+from .options import SEED_OPTION, UsageError, analysis_package, check_out_directory
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,8 +28,20 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
     a = analysis_package()
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
+    if cluster is not None or scheduler is not None:
+        from ..distributed import parse_cluster, require_dask
+        try:
+            if cluster is not None:
+                parse_cluster(cluster)
+            require_dask()
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    from analysis.common import REPO as ANALYSIS_REPO
+    from analysis.data import data_root
+    check_out_directory(results_dir if results_dir is not None else ANALYSIS_REPO / "results", "--results")
+    check_out_directory(data_root(), "the study datasets' directory ($DOKOSIM_STUDY_DATA)")
     try:
         a.run_study(name, deals=deals, strategy=strategy, seed=seed, scheduler=scheduler,
                     cluster=cluster, results=results_dir, quiet=quiet)
-    except a.StudyError as exc:
-        raise click.UsageError(str(exc)) from None
+    except (a.StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
+        raise UsageError(str(exc)) from None

@@ -7,7 +7,8 @@ import click
 
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, parse_params, parse_rules)
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, check_out_directory, check_out_file,
+                      parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,6 +49,8 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
         raise click.BadParameter(f"{chart_path!r} must end in .png", param_hint="--chart")
     if out is not None and Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
         raise click.BadParameter(f"{out!r} must be a new or empty directory", param_hint="--out")
+    check_out_directory(out)
+    check_out_file(chart_path, "--chart", "tournament")  # the owner is tournament.CHART_OWNER
     rules = parse_rules(rules_spec, rule_overrides)
     try:
         for spec in strategy_path:
