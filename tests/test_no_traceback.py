@@ -47,7 +47,7 @@ def files(tmp_path_factory):
     (root / "binary.bin").write_bytes(bytes(range(256)) * 8)
     (root / "latin1.toml").write_bytes("preset = 'ddv'\n# M\xfcller\n".encode("latin-1"))
     (root / "seat7.toml").write_text("[7]\nsolo_win = 0.5\n")
-    (root / "nan.toml").write_text("[simple]\np_call = nan\n")
+    (root / "nan.toml").write_text("[random]\np_call = nan\n")
     corrupt = root / "corrupt_dataset"
     corrupt.mkdir()
     (corrupt / "manifest.json").write_bytes(b'{"schema_version": 2, "deals": ')
