@@ -390,3 +390,61 @@ def test_score_cli_survives_a_preset_of_the_wrong_type(e2):
     outs = [json.loads(x) for x in proc.stdout.splitlines()]
     assert len(outs) == 2 and outs[0]["ok"] and outs[1]["kind"] == "bad_field", proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------ bytes, lines and \r (issue 13, finding 2)
+def _score_cli(data: bytes):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "dokosim.cli", "score", "-"], input=data, capture_output=True)
+
+
+def test_a_line_that_is_not_utf8_is_a_bad_json_line_and_the_lines_around_it_are_scored(e2, e3):
+    # one byte that is not UTF-8 aborted `score` with a traceback and no output at all
+    good2, good3 = json.dumps(record(e2)).encode(), json.dumps(record(e3)).encode()
+    broken = good2[:40] + b"\xff" + good2[40:]
+    proc = _score_cli(b"\n".join([good2, broken, good3, b"\xc3\x28"]) + b"\n")
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    outs = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [o["line"] for o in outs] == [1, 2, 3, 4]
+    assert [o["ok"] for o in outs] == [True, False, True, False]
+    for bad in (outs[1], outs[3]):
+        assert_error(bad, "bad_json")
+        assert "UTF-8" in bad["error"] and "0x" in bad["error"], bad
+    assert "column 41" in outs[1]["error"]
+    assert outs[0]["eyes"] == {"re": 120, "kontra": 120} and outs[2]["eyes"] == {"re": 130, "kontra": 110}
+    assert proc.returncode == 1
+
+
+def test_a_lone_cr_inside_a_record_is_json_whitespace_and_crlf_endings_work(e2, e3):
+    # a lone \r split a record in two: two error lines for one input line
+    good2, good3 = json.dumps(record(e2)).encode(), json.dumps(record(e3)).encode()
+    with_cr = good2.replace(b", ", b",\r ", 3)
+    proc = _score_cli(with_cr + b"\n" + good3 + b"\r\n" + b"\r\n" + good2 + b"\r")
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    outs = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [o["line"] for o in outs] == [1, 2, 4]  # line 3 ("\r") is blank
+    assert all(o["ok"] for o in outs), outs
+    assert outs[0]["eyes"] == outs[2]["eyes"] == {"re": 120, "kontra": 120}
+    assert proc.returncode == 0
+
+
+def test_score_lines_takes_bytes_and_only_json_whitespace_is_blank(e2):
+    good = json.dumps(record(e2))
+    lines = [good.encode(), b"  \t\r", "\x0c", "\u2028", b"\x0b", good]
+    outs = list(score_lines(lines))
+    assert [o["line"] for o in outs] == [1, 3, 4, 5, 6]
+    assert [o["ok"] for o in outs] == [True, False, False, False, True]
+    assert {o["kind"] for o in outs[1:4]} == {"bad_json"}
+
+
+def test_show_numbers_lines_as_score_does(e2, e3, tmp_path):
+    import subprocess
+    import sys
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(json.dumps(record(e2)).replace(", ", ",\r ").encode() + b"\n\xff\n" + json.dumps(record(e3)).encode())
+    show = [sys.executable, "-m", "dokosim.cli", "show", str(path), "--line"]
+    third = subprocess.run(show + ["3"], capture_output=True, text=True)
+    assert third.returncode == 0 and "eyes: Re 130 : Kontra 110" in third.stdout, third.stderr
+    second = subprocess.run(show + ["2"], capture_output=True, text=True)
+    assert second.returncode == 2 and "UTF-8" in second.stderr and "Traceback" not in second.stderr

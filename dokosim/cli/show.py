@@ -25,20 +25,33 @@ def show(source, line, deal_id):
     else:
         if line is None:
             raise UsageError("a records file needs --line N")
-        lines = path.read_text().splitlines()
-        if line > len(lines) or not lines[line - 1].strip():
-            raise UsageError(f"--line {line}: {source} has no record there ({len(lines)} lines)")
-        try:
-            record = json.loads(lines[line - 1])
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--line {line} is not JSON: {exc}") from None
-        if isinstance(record, dict) and "record" in record and "hands" not in record:
-            record = record["record"]  # an oracle line {"record": ..., "expect": ...}
+        record = file_record(path, line)
     from ..records import RecordError
     try:
         click.echo(render(record))
     except (RecordError, RulesError) as exc:
         raise UsageError(f"cannot show this record: {exc}") from None
+
+
+def file_record(path: Path, line: int):
+    """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
+    numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
+    from ..records import RecordError, is_blank_line, json_line
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if lines and not lines[-1]:
+        lines.pop()  # the newline that ends the last line starts no line of its own
+    if line > len(lines) or is_blank_line(lines[line - 1]):
+        raise UsageError(f"--line {line}: {path} has no record there ({len(lines)} lines)")
+    try:
+        record = json_line(lines[line - 1])
+    except RecordError as exc:
+        raise UsageError(f"--line {line}: {exc}") from None
+    if isinstance(record, dict) and "record" in record and "hands" not in record:
+        record = record["record"]  # an oracle line {"record": ..., "expect": ...}
+    return record
 
 
 def dataset_record(directory: Path, deal_id: int) -> dict:
