@@ -7,6 +7,7 @@ rule of play is checked by replaying them through the engine's kernels
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 
 import orjson
@@ -549,11 +550,23 @@ def _score_blocks(blocks: Iterable[tuple[Sequence[int], list]], from_json: bool 
     The garbage collector is paused while a block is built: the parsed JSON is freed
     before it resumes, so the collector never walks it.
     """
+    blocks = iter(blocks)
+    first = next(blocks, None)
+    if first is None:
+        return
+    second = next(blocks, None)
+
+    def checked(numbers, records) -> _Block:
+        with _no_gc():
+            return _Block(numbers, _json_objects(records) if from_json else records)
+    if second is None:  # one block: replayed on this thread (a helper thread would only cost its start)
+        block = checked(*first)
+        yield from block.outputs(*block.batch.replay())
+        return
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dokosim-score") as replayer:
         pending = None  # the block being replayed, and its kernel call
-        for numbers, records in blocks:
-            with _no_gc():
-                block = _Block(numbers, _json_objects(records) if from_json else records)
+        for numbers, records in itertools.chain((first, second), blocks):
+            block = checked(numbers, records)
             replaying = replayer.submit(block.batch.replay)
             if pending is not None:
                 yield from pending[0].outputs(*pending[1].result())
