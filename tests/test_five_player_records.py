@@ -209,3 +209,17 @@ def test_cli_session_keep_play_writes_records_that_dokosim_score_scores_as_the_r
     assert again.returncode != 0 and "keep_play" in again.stderr and "Traceback" not in again.stderr
     no_out = subprocess.run(cmd[:-3] + ["--quiet"], capture_output=True, text=True, cwd=ROOT)
     assert no_out.returncode == 2 and "--out" in no_out.stderr and "Traceback" not in no_out.stderr
+    # a user finds a deal by session and deal number: from the records, or replayed from the seed
+    plain = tmp_path / "plain"
+    made = subprocess.run([c for c in cmd if c != "--keep-play"][:-3] + ["--out", str(plain), "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert made.returncode == 0, made.stderr
+    shown = [subprocess.run([sys.executable, "-m", "dokosim.cli", "show", str(d), "--session", "1",
+                             "--deal-number", "7"], capture_output=True, text=True, cwd=ROOT) for d in (out, plain)]
+    assert shown[0].returncode == 0, shown[0].stderr
+    assert shown[0].stdout == shown[1].stdout and "(deals, sits out)" in shown[0].stdout
+    row = frame.filter((pl.col("session_id") == 1) & (pl.col("deal_number") == 7)).row(0, named=True)
+    assert f"dealer: seat {row['dealer']}" in shown[0].stdout
+    wrong = subprocess.run([sys.executable, "-m", "dokosim.cli", "show", str(out), "--deal-id", "3"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert wrong.returncode == 2 and "--session" in wrong.stderr and "Traceback" not in wrong.stderr

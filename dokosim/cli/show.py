@@ -14,11 +14,19 @@ from .options import UsageError
 @click.argument("source", type=click.Path(exists=True))
 @click.option("--line", "line", type=click.IntRange(min=1), help="Line of a JSON Lines file of records.")
 @click.option("--deal-id", "deal_id", type=click.IntRange(min=0), help="Deal of a dataset directory.")
-def show(source, line, deal_id):
+@click.option("--session", "session_id", type=click.IntRange(min=0),
+              help="Session of a session dataset (dokosim session --out), with --deal-number.")
+@click.option("--deal-number", "deal_number", type=click.IntRange(min=0),
+              help="Deal of that session (0 = its first).")
+def show(source, line, deal_id, session_id, deal_number):
     """Show one deal: hands, tricks, calls and the score."""
     from ..show import render
     path = Path(source)
-    if path.is_dir():
+    if path.is_dir() and (session_id is not None or deal_number is not None):
+        if session_id is None or deal_number is None:
+            raise UsageError("a deal of a session dataset needs --session S --deal-number K")
+        record = session_record(path, session_id, deal_number)
+    elif path.is_dir():
         if deal_id is None:
             raise UsageError("a dataset directory needs --deal-id N")
         record = dataset_record(path, deal_id)
@@ -64,6 +72,8 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
         manifest = read_manifest(directory)
     except FileNotFoundError:
         raise UsageError(f"{directory} is not a dokosim dataset (no manifest.json)") from None
+    if manifest.get("kind") == "sessions":
+        raise UsageError(f"{directory} is a session dataset: give --session S --deal-number K")
     if deal_id >= manifest["deals"]:
         raise UsageError(f"--deal-id {deal_id} is not in {directory} (deals 0 to {manifest['deals'] - 1})")
     if manifest.get("keep_play"):
@@ -80,3 +90,43 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
                      fixed_hand=tuple(manifest["fixed_hand"]) if manifest.get("fixed_hand") else None)
     out, plays, calls = Simulator(plan).rows(deal_id, 1)
     return record_from_row(out[0], plays[0], calls[0], plan.rules, plan.compulsory)
+
+
+def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
+    """The game record of deal ``deal_number`` of session ``session_id`` of the session dataset
+    ``directory``: its ``record`` column when the dataset kept the play, else the session
+    replayed with the manifest's settings (its rows depend only on the seed and its id)."""
+    import polars as pl
+
+    from ..dataset import read_manifest, scan
+    try:
+        manifest = read_manifest(directory)
+    except FileNotFoundError:
+        raise UsageError(f"{directory} is not a dokosim dataset (no manifest.json)") from None
+    if manifest.get("kind") != "sessions":
+        raise UsageError(f"{directory} is not a session dataset: give --deal-id N")
+    if session_id >= manifest["rounds"]:
+        raise UsageError(f"--session {session_id} is not in {directory} (sessions 0 to {manifest['rounds'] - 1})")
+    if deal_number >= manifest["deals_per_session"]:
+        raise UsageError(f"--deal-number {deal_number}: a session of {directory} has deals 0 to "
+                         f"{manifest['deals_per_session'] - 1}")
+    if manifest.get("keep_play"):
+        rows = (scan(directory).filter((pl.col("session_id") == session_id)
+                                       & (pl.col("deal_number") == deal_number)).select("record").collect())
+        if rows.height:
+            return json.loads(rows["record"][0])
+    from ..records import session_records
+    from ..session import SessionSimulator, make_session_plan
+    try:
+        plan = make_session_plan(manifest["rounds"], manifest["seed"], manifest["rules"],
+                                 manifest["strategies"], dict(enumerate(manifest["params"])),
+                                 manifest["deals_per_session"], manifest["compulsory"], manifest["calls"],
+                                 keep_play=True)
+    except ValueError as exc:
+        raise UsageError(f"cannot replay a session of {directory}: {exc}") from None
+    sim = SessionSimulator(plan)
+    out = sim.rows(session_id, 1)
+    plays, calls = sim.logs(1)
+    index = {name: i for i, name in enumerate(sim.module.SESSION_COLUMNS)}
+    return json.loads(session_records(plan, out[deal_number:deal_number + 1], index, plays[deal_number:],
+                                      calls[deal_number:])[0])
