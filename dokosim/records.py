@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import itertools
 import json
+import reprlib
 
 import orjson
 from collections.abc import Iterable, Iterator, Sequence
@@ -96,9 +97,19 @@ def _token_table() -> dict[str, int]:
 _TOKEN_TYPES = _token_table()
 
 
+def _short_repr() -> reprlib.Repr:
+    short = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+    short.maxlevel, short.maxdict, short.maxlist, short.maxstring, short.maxother = 3, 4, 6, 40, 40
+    return short
+
+
+_REPR = _short_repr()
+
+
 def _shown(value, limit: int = 60) -> str:
-    """``repr(value)`` for an error line, cut to ``limit`` characters (a value may be huge)."""
-    text = repr(value)
+    """``repr(value)`` for an error line, cut to ``limit`` characters and a few levels (a value
+    may be huge, or nested deeper than ``repr`` can go)."""
+    text = _REPR.repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -110,7 +121,7 @@ def _card(token) -> int:
         return parse_card_type(token)
     except ValueError:
         raise RecordError("unknown_card", f"{_shown(token)} is not a card (rank {'/'.join(RANKS)}"
-                          " or 10, then suit C/S/H/D)", card=token if len(token) <= 60 else _shown(token)) from None
+                          " or 10, then suit C/S/H/D)", card=token if len(token) <= 60 else token[:57] + "...") from None
 
 
 def _types(tokens: list) -> list[int]:
@@ -277,7 +288,10 @@ def parse_record(obj) -> PackedRecord:
     if not isinstance(obj, dict):
         raise RecordError("bad_json", "the line is not a JSON object")
     # bock and five_players are options of a session; one deal of it is a record like any other
-    rules = rules_from_object(obj.get("rules", "ddv"), session=True)
+    try:
+        rules = rules_from_object(obj.get("rules", "ddv"), session=True)
+    except RecursionError:  # its error message's repr of a value nested ~1,000 deep
+        raise RecordError("bad_field", "field 'rules' holds a value nested too deep to be a rules option") from None
     players = 5 if rules.five_players else 4
     seats = record_seats(_int_field(obj, "dealer", 3, 0, players - 1), players)
     bock = _int_field(obj, "bock", None, 1, 2) if "bock" in obj else 0
@@ -645,11 +659,15 @@ class _Block:
             return outputs
 
 
+_MAX_ERROR_CHARS = 300
+
+
 def _form_error(exc: Exception) -> dict:
     kind = getattr(exc, "kind", "bad_field")
     out = {"ok": False, "kind": kind}
     out.update({k: v for k, v in getattr(exc, "fields", {}).items() if v is not None})
-    out["error"] = str(exc)
+    message = str(exc)  # a rules message may quote a huge value
+    out["error"] = message if len(message) <= _MAX_ERROR_CHARS else message[:_MAX_ERROR_CHARS - 3] + "..."
     return out
 
 

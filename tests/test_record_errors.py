@@ -448,3 +448,34 @@ def test_show_numbers_lines_as_score_does(e2, e3, tmp_path):
     assert third.returncode == 0 and "eyes: Re 130 : Kontra 110" in third.stdout, third.stderr
     second = subprocess.run(show + ["2"], capture_output=True, text=True)
     assert second.returncode == 2 and "UTF-8" in second.stderr and "Traceback" not in second.stderr
+
+
+@pytest.mark.parametrize("where", ["dealer", "bock", "rules", "preset", "solos", "dulle", "contract.kind",
+                                   "call", "card"])
+def test_a_value_nested_a_thousand_deep_is_an_error_line(e2, where):
+    # repr() of such a value raised RecursionError, which lost the outputs of its block
+    deep = "DEEP"  # replaced in the JSON text: json.dumps and orjson.dumps cannot nest so deep
+    good = record(e2)
+    bad = copy.deepcopy(good)
+    if where in ("preset", "solos", "dulle"):
+        bad["rules"] = {where: deep}
+    elif where == "contract.kind":
+        bad["contract"] = {"type": "solo", "kind": deep, "seat": 0}
+    elif where == "call":
+        bad["announcements"] = [{"seat": 0, "call": deep, "cards_played": 0}]
+    elif where == "card":
+        bad["play"][0] = deep
+    else:
+        bad[where] = deep
+    bad_line = json.dumps(bad).replace('"DEEP"', "[" * 1020 + "]" * 1020)
+    outs = list(score_lines([json.dumps(good), bad_line, json.dumps(good)]))
+    assert [o["ok"] for o in outs] == [True, False, True]
+    assert outs[1]["kind"] in ("bad_field", "unknown_card"), outs[1]
+    assert len(single_line(outs[1])) <= 300
+
+
+def test_an_error_quoting_a_huge_value_stays_short(e2):
+    out = score(dict(record(e2), rules={"preset": "ddv", "solos": ["x" * 100_000]}))
+    assert out["kind"] == "bad_field" and "solos" in out["error"] and len(out["error"]) <= 300
+    out = score(dict(record(e2), dealer="y" * 100_000))
+    assert out["kind"] == "bad_field" and "dealer" in out["error"] and len(out["error"]) <= 300
