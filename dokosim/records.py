@@ -476,7 +476,7 @@ def score_objects(objects: Iterable) -> list[dict]:
 
 
 def score_lines(lines: Iterable[str | bytes]) -> Iterator[dict]:
-    """Score JSON Lines; blank lines are skipped but keep their line numbers.
+    r"""Score JSON Lines; blank lines are skipped but keep their line numbers.
 
     ``lines``: text (str) or raw bytes, each decoded on its own (``dokosim score`` reads the
     input as bytes and splits it at ``\n`` only). Lines are read and scored

@@ -95,7 +95,7 @@ def test_every_oracle_record_at_a_five_player_table_scores_the_same_with_seats_r
 
 
 def test_a_five_player_record_with_bock_scores_double(oracle_records):
-    rec, seat = as_five_players(oracle_records[0], 2)
+    rec, _ = as_five_players(oracle_records[0], 2)
     plain = score_objects([rec])[0]
     doubled = score_objects([{**rec, "bock": 2}])[0]
     assert plain["ok"] and "bock" not in plain
@@ -109,7 +109,7 @@ def test_a_five_player_record_with_bock_scores_double(oracle_records):
 
 
 def test_the_five_player_dealer_cannot_call_declare_or_hold_cards(oracle_records):
-    base, seat = as_five_players(oracle_records[0], 4)
+    base, _ = as_five_players(oracle_records[0], 4)
     calls = copy.deepcopy(base)
     calls["announcements"] = [{"seat": 4, "call": "re", "cards_played": 0}]
     out = score_objects([calls])[0]
