@@ -7,7 +7,9 @@ rule of play is checked by replaying them through the engine's kernels
 from __future__ import annotations
 
 import gc
+import itertools
 import json
+import reprlib
 
 import orjson
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,6 +30,7 @@ from .engine.layout import (
     RES_VALUE, RES_WINNER, WINNER_NAMES,
 )
 from .engine.replay import ERR_LEN, replay_batch
+from .engine.session import seat_table
 from .rules import PRESETS, Rules, RulesError, rules_from_object
 
 CALL_LEVEL = {"re": (1, 0), "kontra": (1, 1), "no90": (2, -1), "no60": (3, -1), "no30": (4, -1),
@@ -58,6 +61,13 @@ class PackedRecord:
     poverty: tuple             # poverty: (partner, 3 passed types, 3 returned types), else ()
     play: bytes                # card types in the order played
     calls: list[tuple[int, int, int, int]]  # (cards_played, seat, level, named side)
+    table: tuple | None = None  # five players: engine seat e (0..3) is table seat table[e]; else None
+    bock: int = 0              # the record's ``bock`` multiplier (1 or 2), 0 when it has none
+
+    @property
+    def table_dealer(self) -> int:
+        """The dealer as the record names it (with five players: the seat sitting out)."""
+        return self.dealer if self.table is None else next(s for s in range(5) if s not in self.table)
 
 
 class RecordTerms(NamedTuple):
@@ -68,7 +78,9 @@ class RecordTerms(NamedTuple):
 
     rules: Rules
     contract: int   # C_NORMAL, C_MARRIAGE, C_POVERTY or a solo code, as declared
-    declarer: int   # -1 for a normal contract
+    declarer: int   # -1 for a normal contract (an engine seat)
+    table: tuple | None = None  # five players: the table seat of each engine seat; None for four
+    bock: int = 0   # the record's bock multiplier, 0 when it has none
 
 
 def _token_table() -> dict[str, int]:
@@ -85,15 +97,31 @@ def _token_table() -> dict[str, int]:
 _TOKEN_TYPES = _token_table()
 
 
+def _short_repr() -> reprlib.Repr:
+    short = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+    short.maxlevel, short.maxdict, short.maxlist, short.maxstring, short.maxother = 3, 4, 6, 40, 40
+    return short
+
+
+_REPR = _short_repr()
+
+
+def _shown(value, limit: int = 60) -> str:
+    """``repr(value)`` for an error line, cut to ``limit`` characters and a few levels (a value
+    may be huge, or nested deeper than ``repr`` can go)."""
+    text = _REPR.repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _card(token) -> int:
     """Type of one card token; RecordError(unknown_card) for a token that is no card."""
     if not isinstance(token, str):
-        raise RecordError("unknown_card", f"{token!r} is not a card name", card=str(token))
+        raise RecordError("unknown_card", f"{_shown(token)} is not a card name", card=_shown(token))
     try:
         return parse_card_type(token)
     except ValueError:
-        raise RecordError("unknown_card", f"{token!r} is not a card (rank {'/'.join(RANKS)}"
-                          " or 10, then suit C/S/H/D)", card=token) from None
+        raise RecordError("unknown_card", f"{_shown(token)} is not a card (rank {'/'.join(RANKS)}"
+                          " or 10, then suit C/S/H/D)", card=token if len(token) <= 60 else token[:57] + "...") from None
 
 
 def _types(tokens: list) -> list[int]:
@@ -107,28 +135,86 @@ def _types(tokens: list) -> list[int]:
 def _int_field(obj: dict, name: str, default, lo: int, hi: int) -> int:
     value = obj.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise RecordError("bad_field", f"field {name!r} must be an integer from {lo} to {hi}, got {value!r}")
+        raise RecordError("bad_field", f"field {name!r} must be an integer from {lo} to {hi}, "
+                          f"got {_shown(value)}")
     return value
 
 
-def _parse_hands(raw, rules: Rules) -> bytes:
-    """Card types of the four hands, seat by seat (48 or 40 ints); the pack is checked later."""
-    if not isinstance(raw, list) or len(raw) != 4:
-        raise RecordError("bad_field", "field 'hands' must be a list of 4 hands")
-    size = rules.hand_size
+class _Seats(NamedTuple):
+    """Who plays a record's deal: the record's (table) seats and the engine's four.
+
+    Four players: the same seats. Five players (rules option ``five_players``): the dealer
+    sits out and the engine plays the four others as its seats 0..3 (``engine.session.
+    seat_table``, the sessions' own mapping), so a five-player record replays through the same
+    kernels as any other."""
+
+    players: int           # 4, or 5
+    dealer: int            # the record's dealer
+    table: tuple | None    # five players: engine seat e is table seat table[e]; None for four
+    engine_dealer: int     # the dealer as the engine sees it
+
+    def engine_seat(self, obj: dict, name: str, what: str) -> int:
+        """The engine seat of a record's seat field ``name`` (bad_field if it is not a seat
+        that plays this deal)."""
+        seat = _int_field(obj, name, None, 0, self.players - 1)
+        if self.table is None:
+            return seat
+        if seat == self.dealer:
+            raise RecordError("bad_field", f"{what}: field {name!r} is seat {seat}, the dealer, who sits "
+                              "out at a five-player table")
+        return self.table.index(seat)
+
+    def table_seat(self, engine: int) -> int:
+        """The record's seat of an engine seat."""
+        return engine if self.table is None else self.table[engine]
+
+
+_FOUR_SEATS = tuple(_Seats(4, d, None, d) for d in range(4))
+
+
+def _five_seats(dealer: int) -> _Seats:
+    table = np.zeros(4, dtype=np.int64)
+    engine_dealer = seat_table.py_func(dealer, 5, table)  # the kernel's own function, run by Python
+    return _Seats(5, dealer, tuple(int(t) for t in table), int(engine_dealer))
+
+
+_FIVE_SEATS = tuple(_five_seats(d) for d in range(5))
+
+
+def record_seats(dealer: int, players: int) -> _Seats:
+    """The seats of a deal dealt by ``dealer`` at a table of ``players`` (4 or 5)."""
+    return _FIVE_SEATS[dealer] if players == 5 else _FOUR_SEATS[dealer]
+
+
+def _parse_hands(raw, rules: Rules, seats: _Seats = _FOUR_SEATS[3]) -> bytes:
+    """Card types of the four playing hands, engine seat by engine seat (48 or 40 ints); the
+    pack is checked later. Five players: five hands, the dealer's empty."""
+    n = seats.players
+    if not isinstance(raw, list) or len(raw) != n:
+        raise RecordError("bad_field", f"field 'hands' must be a list of {n} hands"
+                          + (" (the dealer's empty)" if n == 5 else ""))
     split = [hand.split() if isinstance(hand, str) else hand for hand in raw]
     for seat, tokens in enumerate(split):
         if not isinstance(tokens, list):
             raise RecordError("bad_field", f"hand of seat {seat} must be a string or a list of cards")
+    if seats.table is not None:
+        sitting_out = len(split[seats.dealer])
+        if sitting_out:
+            raise RecordError("not_the_pack", f"seat {seats.dealer} deals and sits out at a five-player table: "
+                              f"its hand must be empty, not {sitting_out} cards", seat=seats.dealer)
+        split = [split[t] for t in seats.table]
+    size = rules.hand_size
     types = bytes(_types(split[0] + split[1] + split[2] + split[3]))
-    for seat, tokens in enumerate(split):
+    for engine, tokens in enumerate(split):
         if len(tokens) != size:
+            seat = seats.table_seat(engine)
             raise RecordError("not_the_pack", f"seat {seat} holds {len(tokens)} cards, not {size}",
                               seat=seat)
     return types
 
 
-def _parse_contract(raw, rules: Rules) -> tuple[int, int, bool, tuple]:
+def _parse_contract(raw, rules: Rules, seats: _Seats = _FOUR_SEATS[3]) -> tuple[int, int, bool, tuple]:
+    """(contract code, declarer, compulsory, poverty) of a record's ``contract``, engine seats."""
     if raw is None:
         return C_NORMAL, -1, False, ()
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
@@ -137,25 +223,26 @@ def _parse_contract(raw, rules: Rules) -> tuple[int, int, bool, tuple]:
     if kind == "normal":
         return C_NORMAL, -1, False, ()
     if kind == "marriage":
-        return C_MARRIAGE, _int_field(raw, "seat", None, 0, 3), False, ()
+        return C_MARRIAGE, seats.engine_seat(raw, "seat", "the marriage"), False, ()
     if kind == "solo":
         solo = raw.get("kind")
-        if solo not in SOLO_KINDS:
-            raise RecordError("bad_field", f"solo kind {solo!r} is not one of {', '.join(SOLO_KINDS)}")
+        if not isinstance(solo, str) or solo not in SOLO_KINDS:
+            raise RecordError("bad_field", f"solo kind {_shown(solo)} is not one of {', '.join(SOLO_KINDS)}")
         compulsory = raw.get("compulsory", False)
         if not isinstance(compulsory, bool):
-            raise RecordError("bad_field", f"field 'compulsory' must be true or false, got {compulsory!r}")
-        seat = _int_field(raw, "seat", None, 0, 3)
+            raise RecordError("bad_field", f"field 'compulsory' must be true or false, got {_shown(compulsory)}")
+        seat = seats.engine_seat(raw, "seat", "the solo")
         return C_SOLO_BASE + SOLO_KINDS.index(solo), seat, compulsory, ()
     if kind == "poverty":
-        seat = _int_field(raw, "seat", None, 0, 3)
+        seat = seats.engine_seat(raw, "seat", "the poverty")
         if not rules.poverty:
             raise RecordError("bad_contract", "a poverty contract needs the 'poverty' rules option",
-                              seat=seat)
-        partner = _int_field(raw, "partner", None, 0, 3)
+                              seat=seats.table_seat(seat))
+        partner = seats.engine_seat(raw, "partner", "the poverty")
         if partner == seat:
-            raise RecordError("bad_contract", f"poverty: seat {seat} cannot accept its own poverty",
-                              seat=seat)
+            shown = seats.table_seat(seat)
+            raise RecordError("bad_contract", f"poverty: seat {shown} cannot accept its own poverty",
+                              seat=shown)
         cards = []
         for name in ("passed", "returned"):
             value = raw.get(name)
@@ -163,10 +250,11 @@ def _parse_contract(raw, rules: Rules) -> tuple[int, int, bool, tuple]:
                 raise RecordError("bad_field", f"poverty field {name!r} must be a list of 3 cards")
             cards += _types(value)
         return C_POVERTY, seat, False, (partner, *cards)
-    raise RecordError("bad_field", f"contract type {kind!r} is not one of normal, marriage, solo, poverty")
+    raise RecordError("bad_field", f"contract type {_shown(kind)} is not one of normal, marriage, solo, poverty")
 
 
-def _parse_calls(raw, max_index: int) -> list[tuple[int, int, int, int]]:
+def _parse_calls(raw, max_index: int, seats: _Seats = _FOUR_SEATS[3]) -> list[tuple[int, int, int, int]]:
+    """(cards_played, engine seat, level, named side) of each announcement, in order."""
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -178,10 +266,10 @@ def _parse_calls(raw, max_index: int) -> list[tuple[int, int, int, int]]:
     for a in raw:
         if not isinstance(a, dict):
             raise RecordError("bad_field", "each announcement must be an object with seat, call, cards_played")
-        seat = _int_field(a, "seat", None, 0, 3)
+        seat = seats.engine_seat(a, "seat", "an announcement")
         call = a.get("call")
         if not isinstance(call, str) or call not in CALL_LEVEL:
-            raise RecordError("bad_field", f"announcement call {call!r} is not one of {', '.join(CALL_LEVEL)}")
+            raise RecordError("bad_field", f"announcement call {_shown(call)} is not one of {', '.join(CALL_LEVEL)}")
         k = _int_field(a, "cards_played", None, 0, max_index)
         if k < last:
             raise RecordError("bad_field", f"announcement cards_played {k} comes after {last}: "
@@ -193,15 +281,24 @@ def _parse_calls(raw, max_index: int) -> list[tuple[int, int, int, int]]:
 
 
 def parse_record(obj) -> PackedRecord:
-    """Check a record's form and pack it; RecordError or RulesError on a bad one."""
+    """Check a record's form and pack it; RecordError or RulesError on a bad one.
+
+    Every field's type is checked before it is used. Seats in the packed record are the
+    engine's (``table`` maps them back for a five-player record)."""
     if not isinstance(obj, dict):
         raise RecordError("bad_json", "the line is not a JSON object")
-    rules = rules_from_object(obj.get("rules", "ddv"))
-    dealer = _int_field(obj, "dealer", 3, 0, 3)
+    # bock and five_players are options of a session; one deal of it is a record like any other
+    try:
+        rules = rules_from_object(obj.get("rules", "ddv"), session=True)
+    except RecursionError:  # its error message's repr of a value nested ~1,000 deep
+        raise RecordError("bad_field", "field 'rules' holds a value nested too deep to be a rules option") from None
+    players = 5 if rules.five_players else 4
+    seats = record_seats(_int_field(obj, "dealer", 3, 0, players - 1), players)
+    bock = _int_field(obj, "bock", None, 1, 2) if "bock" in obj else 0
     if "hands" not in obj:
         raise RecordError("bad_field", "field 'hands' is missing")
-    hands = _parse_hands(obj["hands"], rules)
-    contract, declarer, compulsory, poverty = _parse_contract(obj.get("contract"), rules)
+    hands = _parse_hands(obj["hands"], rules, seats)
+    contract, declarer, compulsory, poverty = _parse_contract(obj.get("contract"), rules, seats)
     n_cards = 4 * rules.hand_size
     play_raw = obj.get("play", [])
     if not isinstance(play_raw, list):
@@ -209,8 +306,9 @@ def parse_record(obj) -> PackedRecord:
     if len(play_raw) > n_cards:
         raise RecordError("bad_field", f"field 'play' has {len(play_raw)} cards; a deal has {n_cards}")
     play = bytes(_types(play_raw))
-    calls = _parse_calls(obj.get("announcements"), n_cards - 1)
-    return PackedRecord(rules, dealer, hands, contract, declarer, compulsory, poverty, play, calls)
+    calls = _parse_calls(obj.get("announcements"), n_cards - 1, seats)
+    return PackedRecord(rules, seats.engine_dealer, hands, contract, declarer, compulsory, poverty, play, calls,
+                        seats.table, bock)
 
 
 def _byte_rows(rows: list[bytes], width: int) -> np.ndarray:
@@ -235,7 +333,8 @@ def call_name(level: int, side: int) -> str:
 def error_output(p: RecordTerms | PackedRecord, err: np.ndarray) -> dict:
     """The GAME_RECORD error object (without ``line``) for a kernel-reported violation."""
     kind = ERROR_KINDS[int(err[0])]
-    seat = int(err[1])
+    engine_seat = int(err[1])
+    seat = engine_seat if p.table is None else p.table[engine_seat]  # the record's seat
     if kind == "not_the_pack":
         card = card_name(int(err[3]))
         return {"ok": False, "kind": kind, "card": card,
@@ -260,7 +359,7 @@ def error_output(p: RecordTerms | PackedRecord, err: np.ndarray) -> dict:
         if kind == "marriage_without_qc":
             out["error"] = f"seat {seat} declared a marriage without holding both QC"
         elif p.contract == C_POVERTY:
-            if seat == p.declarer:
+            if engine_seat == p.declarer:
                 out["error"] = (f"seat {seat}'s poverty breaks the rules: more than 3 trumps, or the "
                                 "passed cards are not 3 of its cards including all its trumps")
             else:
@@ -323,7 +422,8 @@ def result_output(p: RecordTerms | PackedRecord, res: list[int], points: list[di
     if n_played < 4 * p.rules.hand_size:
         out = {"ok": True, "complete": False, "contract": contract, "cards_played": n_played}
         if p.contract != C_MARRIAGE or res[RES_CLARIFY_TRICK]:
-            out["re_seats"] = _seats(res[RES_RE_MASK])
+            re_seats = _seats(res[RES_RE_MASK])
+            out["re_seats"] = re_seats if p.table is None else sorted(p.table[e] for e in re_seats)
         return out
     soloist = res[RES_SOLOIST]
     declarer = res[RES_DECLARER]
@@ -342,7 +442,26 @@ def result_output(p: RecordTerms | PackedRecord, res: list[int], points: list[di
         "game_value": res[RES_VALUE],
         "points": points,
         "score": res[RES_SCORE:RES_SCORE + 4],
-    }
+    } if p.table is None and not p.bock else _seated_result(p, res, points)
+
+
+def _seated_result(p: RecordTerms | PackedRecord, res: list[int], points: list[dict]) -> dict:
+    """``result_output`` of a five-player record or one with a ``bock`` multiplier: seats are
+    the record's (the dealer sitting out scores 0) and ``score`` is multiplied by ``bock``."""
+    table = p.table if p.table is not None else (0, 1, 2, 3)
+    mult = p.bock or 1
+    score = [0] * (5 if p.table is not None else 4)
+    for engine, seat in enumerate(table):
+        score[seat] = mult * res[RES_SCORE + engine]
+    out = result_output(RecordTerms(p.rules, p.contract, p.declarer), res, points)
+    for name in ("soloist", "declarer"):
+        if out[name] is not None:
+            out[name] = table[out[name]]
+    out["re_seats"] = sorted(table[e] for e in out["re_seats"])
+    out["score"] = score
+    if p.bock:
+        out["bock"] = p.bock
+    return out
 
 
 BLOCK_RECORDS = 1024  # records replayed in one kernel call; outputs still come one per line, in order
@@ -356,22 +475,42 @@ def score_objects(objects: Iterable) -> list[dict]:
                                objects[first:first + BLOCK_RECORDS]) for first in starts))
 
 
-def score_lines(lines: Iterable[str]) -> Iterator[dict]:
-    """Score JSON Lines text; blank lines are skipped but keep their line numbers.
+def score_lines(lines: Iterable[str | bytes]) -> Iterator[dict]:
+    r"""Score JSON Lines; blank lines are skipped but keep their line numbers.
 
-    Lines are read and scored ``BLOCK_RECORDS`` at a time (one kernel call per block);
-    the outputs come one per non-blank line, in input order, and a line that is not
-    JSON or not a valid record gets its own error output without affecting the others.
+    ``lines``: text (str) or raw bytes, each decoded on its own (``dokosim score`` reads the
+    input as bytes and splits it at ``\n`` only). Lines are read and scored
+    ``BLOCK_RECORDS`` at a time (one kernel call per block); the outputs come one per
+    non-blank line, in input order, and a line that is not UTF-8, not JSON or not a valid
+    record gets its own error output without affecting the others. A blank line holds
+    nothing but JSON whitespace (spaces, tabs, ``\r``, ``\n``).
     """
     return _score_blocks(_line_blocks(lines), from_json=True)
 
 
-def _line_blocks(lines: Iterable[str]) -> Iterator[tuple[list[int], list]]:
-    """The non-blank lines, ``BLOCK_RECORDS`` at a time: (line numbers, lines)."""
+_JSON_SPACE = " \t\r\n"
+_JSON_SPACE_BYTES = _JSON_SPACE.encode()
+
+
+def is_blank_line(line) -> bool:
+    """True for a line of JSON whitespace only (or nothing); any other line is a record."""
+    kind = type(line)
+    if kind is str:
+        return not line or (line.isspace() and not line.strip(_JSON_SPACE))
+    if kind is bytes:
+        return not line or (line.isspace() and not line.strip(_JSON_SPACE_BYTES))
+    return False  # not text at all: a bad_json line
+
+
+def _line_blocks(lines: Iterable) -> Iterator[tuple[list[int], list]]:
+    """The non-blank lines, ``BLOCK_RECORDS`` at a time: (line numbers, lines).
+
+    Every line the iterable yields counts as one line, whatever it holds: the line numbers
+    are those of the input, and each non-blank line gets exactly one output."""
     numbers: list[int] = []
     texts: list = []
     for number, line in enumerate(lines, start=1):
-        if not line or line.isspace():  # what `not line.strip()` says, without copying the line
+        if is_blank_line(line):
             continue
         numbers.append(number)
         texts.append(line)
@@ -383,14 +522,37 @@ def _line_blocks(lines: Iterable[str]) -> Iterator[tuple[list[int], list]]:
 
 
 def _json_objects(texts: list) -> list:
-    """The JSON value of each text; a ``_BadJson`` for a text that is not JSON."""
+    """The JSON value of each text (str or bytes); a ``_BadJson`` for a text that is not
+    UTF-8, not JSON, or not text at all."""
     objects = []
     for text in texts:
         try:
             objects.append(orjson.loads(text))
         except orjson.JSONDecodeError as exc:
-            objects.append(_BadJson(str(exc)))
+            objects.append(_BadJson(_not_json_message(text, exc)))
+        except TypeError:
+            objects.append(_BadJson(f"the line is not text (a str or bytes), got {type(text).__name__}"))
     return objects
+
+
+def json_line(text):
+    """The JSON value of one line (str or bytes); RecordError(bad_json) naming what is wrong
+    (not UTF-8, not JSON), as ``dokosim score`` reports it."""
+    value = _json_objects([text])[0]
+    if isinstance(value, _BadJson):
+        raise RecordError("bad_json", value.message)
+    return value
+
+
+def _not_json_message(text, exc: Exception) -> str:
+    """The error of a line orjson refused: where it is not UTF-8, else orjson's message."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        try:
+            bytes(text).decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return (f"line is not UTF-8 text: byte 0x{bad.object[bad.start]:02x} at column {bad.start + 1} "
+                    f"({bad.reason})")
+    return f"line is not JSON: {exc}"
 
 
 def _score_blocks(blocks: Iterable[tuple[Sequence[int], list]], from_json: bool = False) -> Iterator[dict]:
@@ -402,11 +564,23 @@ def _score_blocks(blocks: Iterable[tuple[Sequence[int], list]], from_json: bool 
     The garbage collector is paused while a block is built: the parsed JSON is freed
     before it resumes, so the collector never walks it.
     """
+    blocks = iter(blocks)
+    first = next(blocks, None)
+    if first is None:
+        return
+    second = next(blocks, None)
+
+    def checked(numbers, records) -> _Block:
+        with _no_gc():
+            return _Block(numbers, _json_objects(records) if from_json else records)
+    if second is None:  # one block: replayed on this thread (a helper thread would only cost its start)
+        block = checked(*first)
+        yield from block.outputs(*block.batch.replay())
+        return
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dokosim-score") as replayer:
         pending = None  # the block being replayed, and its kernel call
-        for numbers, records in blocks:
-            with _no_gc():
-                block = _Block(numbers, _json_objects(records) if from_json else records)
+        for numbers, records in itertools.chain((first, second), blocks):
+            block = checked(numbers, records)
             replaying = replayer.submit(block.batch.replay)
             if pending is not None:
                 yield from pending[0].outputs(*pending[1].result())
@@ -456,7 +630,7 @@ class _Block:
                 batch.add(i, fields)
             elif isinstance(obj, _BadJson):
                 self.form_errors[i] = {"line": numbers[i], "ok": False, "kind": "bad_json",
-                                       "error": f"line is not JSON: {obj.message}"}
+                                       "error": obj.message}
             else:
                 try:
                     p = parse_record(obj)
@@ -464,7 +638,7 @@ class _Block:
                     self.form_errors[i] = {"line": numbers[i], **_form_error(exc)}
                     continue
                 batch.put_cards(i, p.hand_types, p.play)
-                batch.add(i, _RecordFields(RecordTerms(p.rules, p.contract, p.declarer), p.dealer,
+                batch.add(i, _RecordFields(RecordTerms(p.rules, p.contract, p.declarer, p.table, p.bock), p.dealer,
                                            p.compulsory, p.poverty, len(p.play), p.calls))
         batch.pack()
 
@@ -485,11 +659,15 @@ class _Block:
             return outputs
 
 
+_MAX_ERROR_CHARS = 300
+
+
 def _form_error(exc: Exception) -> dict:
     kind = getattr(exc, "kind", "bad_field")
     out = {"ok": False, "kind": kind}
     out.update({k: v for k, v in getattr(exc, "fields", {}).items() if v is not None})
-    out["error"] = str(exc)
+    message = str(exc)  # a rules message may quote a huge value
+    out["error"] = message if len(message) <= _MAX_ERROR_CHARS else message[:_MAX_ERROR_CHARS - 3] + "..."
     return out
 
 
@@ -529,7 +707,7 @@ def _plain_fields(obj) -> _RecordFields | None:
     None, and ``parse_record`` then decides, so that a plain record packs exactly as
     ``parse_record`` would pack it and every error comes from ``parse_record``.
     """
-    if type(obj) is not dict:
+    if type(obj) is not dict or "bock" in obj:
         return None
     try:
         preset = _PLAIN_PRESETS.get(obj.get("rules", "ddv"))
@@ -687,6 +865,40 @@ class _ReplayBatch:
         return res, items, err
 
 
+def _contract_spec(contract: int, declarer: int, partner: int, passed: int, returned: int,
+                   compulsory: bool) -> dict:
+    """A record's ``contract`` from a simulated deal's contract code and seats (the record's)."""
+    from .cards import C_MARRIAGE_SOLO, C_SILENT_MARRIAGE
+    if contract in (C_NORMAL, C_SILENT_MARRIAGE):
+        return {"type": "normal"}
+    if contract in (C_MARRIAGE, C_MARRIAGE_SOLO):
+        return {"type": "marriage", "seat": declarer}
+    if contract == C_POVERTY:
+        return {"type": "poverty", "seat": declarer, "partner": partner,
+                "passed": [card_name(c) for c in mask_cards(passed)],
+                "returned": [card_name(c) for c in mask_cards(returned)]}
+    return {"type": "solo", "kind": SOLO_KINDS[contract - C_SOLO_BASE], "seat": declarer,
+            "compulsory": compulsory}
+
+
+def _announcements(calls: np.ndarray, re_mask: int, table: tuple | None) -> list[dict]:
+    """A record's ``announcements`` from the deal loop's call log (cards_played, engine seat,
+    level; -1 after the last); ``re_mask`` in the record's seats."""
+    announcements = []
+    for k, seat, level in calls.tolist():
+        if k < 0:
+            break
+        if table is not None:
+            seat = table[seat]
+        side = 0 if re_mask >> seat & 1 else 1
+        announcements.append({"seat": seat, "call": call_name(level, side), "cards_played": k})
+    return announcements
+
+
+def _rules_field(rules: Rules):
+    return rules.to_dict() if rules != Rules() else "ddv"
+
+
 def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules: Rules,
                     compulsory: bool = False) -> dict:
     """The game record of one simulated deal (a row of the simulator's ``out`` array)."""
@@ -694,41 +906,57 @@ def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules
         O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_POVERTY_PARTNER, O_POVERTY_PASSED,
         O_POVERTY_RETURNED, O_RE_MASK,
     )
-    from .cards import C_MARRIAGE_SOLO, C_SILENT_MARRIAGE, mask_str
-    contract = int(row[O_CONTRACT])
-    declarer = int(row[O_DECLARER])
-    if contract in (C_NORMAL, C_SILENT_MARRIAGE):
-        spec = {"type": "normal"}
-    elif contract in (C_MARRIAGE, C_MARRIAGE_SOLO):
-        spec = {"type": "marriage", "seat": declarer}
-    elif contract == C_POVERTY:
-        spec = {"type": "poverty", "seat": declarer, "partner": int(row[O_POVERTY_PARTNER]),
-                "passed": [card_name(c) for c in mask_cards(int(row[O_POVERTY_PASSED]))],
-                "returned": [card_name(c) for c in mask_cards(int(row[O_POVERTY_RETURNED]))]}
-    else:
-        spec = {"type": "solo", "kind": SOLO_KINDS[contract - C_SOLO_BASE], "seat": declarer,
-                "compulsory": compulsory}
-    re_mask = int(row[O_RE_MASK])
-    announcements = []
-    for k, seat, level in calls:
-        if k < 0:
-            break
-        side = 0 if re_mask >> int(seat) & 1 else 1
-        announcements.append({"seat": int(seat), "call": call_name(int(level), side),
-                              "cards_played": int(k)})
+    from .cards import mask_str
+    spec = _contract_spec(int(row[O_CONTRACT]), int(row[O_DECLARER]), int(row[O_POVERTY_PARTNER]),
+                          int(row[O_POVERTY_PASSED]), int(row[O_POVERTY_RETURNED]), compulsory)
     n_cards = 4 * rules.hand_size
-    return {"rules": rules.to_dict() if rules != Rules() else "ddv",
+    return {"rules": _rules_field(rules),
             "dealer": int(row[O_DEALER]),
             "hands": [mask_str(int(row[O_HAND + s])) for s in range(4)],
             "contract": spec,
             "play": [card_name(int(c)) for c in plays[:n_cards]],
-            "announcements": announcements}
+            "announcements": _announcements(calls, int(row[O_RE_MASK]), None)}
 
 
 def records_from_rows(plan, out: np.ndarray, plays: np.ndarray, calls: np.ndarray) -> list[str]:
     """JSON game records of a block of simulated rows (the dataset's ``record`` column)."""
     return [json.dumps(record_from_row(out[i], plays[i], calls[i], plan.rules, plan.compulsory),
                        separators=(",", ":")) for i in range(out.shape[0])]
+
+
+def record_from_session_row(row: dict, plays: np.ndarray, calls: np.ndarray, rules: Rules) -> dict:
+    """The game record of one deal of a session, from its row (column name -> int, seats the
+    table's) and the deal loop's cards and calls (engine seats).
+
+    Five players: five hands, the dealer's empty; ``bock`` (the deal's multiplier) when the
+    rules have bock triggers, so that the record scores what the row says."""
+    from .cards import mask_str
+    players = 5 if rules.five_players else 4
+    seats = record_seats(row["dealer"], players)
+    spec = _contract_spec(row["contract"], row["declarer"], row["poverty_partner"], row["poverty_passed"],
+                          row["poverty_returned"], bool(row["compulsory_solo"]))
+    n_cards = 4 * rules.hand_size
+    record = {"rules": _rules_field(rules),
+              "dealer": row["dealer"],
+              "hands": [mask_str(row[f"hand_{p}"]) for p in range(players)],
+              "contract": spec,
+              "play": [card_name(c) for c in plays[:n_cards].tolist()],
+              "announcements": _announcements(calls, row["re_mask"], seats.table)}
+    if rules.bock:
+        record["bock"] = row["bock"]
+    return record
+
+
+def session_records(plan, out: np.ndarray, index: dict[str, int], plays: np.ndarray,
+                    calls: np.ndarray) -> list[str]:
+    """JSON game records of a block of session rows (``out``, columns at ``index``; the
+    dataset's ``record`` column), one per deal."""
+    names = ("dealer", "contract", "declarer", "re_mask", "poverty_partner", "poverty_passed",
+             "poverty_returned", "compulsory_solo", "bock", *(f"hand_{p}" for p in range(plan.players)))
+    columns = {name: out[:, index[name]].tolist() for name in names}
+    return [json.dumps(record_from_session_row({name: col[r] for name, col in columns.items()},
+                                               plays[r], calls[r], plan.rules), separators=(",", ":"))
+            for r in range(out.shape[0])]
 
 
 def dealt_hands(p: PackedRecord) -> np.ndarray:
@@ -741,7 +969,11 @@ def dealt_hands(p: PackedRecord) -> np.ndarray:
 
 def replay_detail(obj) -> dict:
     """Replay one record and return its output plus trick-by-trick detail, for ``show``
-    (``res``: the kernel's result row, RES_*; ``error``: its error kind, 0 for none)."""
+    (``res``: the kernel's result row, RES_*; ``error``: its error kind, 0 for none).
+
+    Seats are the record's: ``players`` 4 or 5, ``dealer``, ``hands`` (one mask per seat, 0
+    for a five-player dealer), ``play_seat``, ``trick_winner``, ``re_mask`` and ``calls``
+    ((cards_played, seat, level, named side)); ``packed`` is the engine's form (engine seats)."""
     from .engine.layout import ST_LEN
     from .engine.play import contract_scheme
     from .engine.replay import replay_one
@@ -769,7 +1001,15 @@ def replay_detail(obj) -> dict:
                play_seat, trick_winner, power, fclass, cmask, items, res, err)
     output = error_output(p, err) if err[0] else result_output(p, res.tolist(), points_lists(items[None])[0])
     n = int(res[RES_NPLAYED])  # describe_state fills res up to the first violation too
-    return {"packed": p, "output": output, "hands": [int(h) for h in dealt_hands(p)], "plays": plays[:n].tolist(),
-            "play_seat": play_seat[:n].tolist(), "trick_winner": trick_winner.tolist(),
-            "scheme": int(contract_scheme(p.contract)), "re_mask": int(res[RES_RE_MASK]),
+    table = p.table if p.table is not None else (0, 1, 2, 3)
+    hands_by_seat = [0] * (5 if p.table is not None else 4)
+    for engine, hand in enumerate(dealt_hands(p)):
+        hands_by_seat[table[engine]] = int(hand)
+    re_mask = sum(1 << table[e] for e in range(4) if int(res[RES_RE_MASK]) >> e & 1)
+    return {"packed": p, "output": output, "players": len(hands_by_seat), "dealer": p.table_dealer,
+            "hands": hands_by_seat, "plays": plays[:n].tolist(),
+            "play_seat": [table[e] for e in play_seat[:n].tolist()],
+            "trick_winner": [table[e] for e in trick_winner.tolist()],
+            "calls": [(k, table[seat], level, named) for k, seat, level, named in p.calls],
+            "scheme": int(contract_scheme(p.contract)), "re_mask": re_mask,
             "res": res, "error": int(err[0])}

@@ -29,7 +29,7 @@ from .validation import check_bool, check_int, check_optional_int, check_path, c
 SESSION_SCHEMA_VERSION = 1
 DEFAULT_SESSION_CHUNK = 20_000
 SESSION_KEYS = ("kind", "schema_version", "seed", "rounds", "deals_per_session", "players",
-                "chunk_size", "rules", "strategies", "params", "compulsory", "calls")
+                "chunk_size", "rules", "strategies", "params", "compulsory", "calls", "keep_play")
 # the kernel's row layout (sim_loop.SESSION_COLUMNS); per-player blocks have five slots
 _COMMON_TYPES = {
     "session_id": pl.Int64, "deal_number": pl.Int16, "dealer": pl.Int8,
@@ -63,14 +63,15 @@ class SessionPlan:
     compulsory: bool = True
     calls: bool = True
     chunk_size: int = DEFAULT_SESSION_CHUNK
+    keep_play: bool = False  # each deal's game record in the dataset's ``record`` column
 
     @property
     def players(self) -> int:
         return 5 if self.rules.five_players else 4
 
     def control(self) -> np.ndarray:
-        """sim_loop's control vector: no forced contract, no fixed hand, calls as asked."""
-        return np.array([-1, -1, 0, 0, int(self.calls), 0, -1, 0], dtype=np.int64)
+        """sim_loop's control vector: no forced contract, no fixed hand, calls and kept play as asked."""
+        return np.array([-1, -1, 0, 0, int(self.calls), int(self.keep_play), -1, 0], dtype=np.int64)
 
     def manifest(self) -> dict:
         return {
@@ -80,13 +81,13 @@ class SessionPlan:
             "chunk_size": self.chunk_size, "rules": self.rules.to_dict(),
             "strategies": [s.name for s in self.strategies],
             "params": [s.params for s in self.strategies], "compulsory": self.compulsory,
-            "calls": self.calls,
+            "calls": self.calls, "keep_play": self.keep_play,
         }
 
 
 def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random", params=None,
                       deals=None, compulsory=True, calls=True,
-                      chunk_size=DEFAULT_SESSION_CHUNK) -> SessionPlan:
+                      chunk_size=DEFAULT_SESSION_CHUNK, keep_play=False) -> SessionPlan:
     """Validate simulate_sessions' arguments into a plan: SessionError (StrategyError for a
     strategy or its parameters, RulesError for the rules) naming the bad argument, its value and
     what is valid (dokosim.validation)."""
@@ -96,6 +97,7 @@ def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     chunk_size = check_int("chunk_size", chunk_size, 1, MAX_ROUNDS, SessionError)
     compulsory = check_bool("compulsory", compulsory, SessionError)
     calls = check_bool("calls", calls, SessionError)
+    keep_play = check_bool("keep_play", keep_play, SessionError)
     rules = rules_from_object(rules, session=True)
     players = 5 if rules.five_players else 4
     names = strategy_names(strategy, players, SessionError)
@@ -112,7 +114,7 @@ def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random"
         raise SessionError("compulsory solos need at least one solo kind in rules option 'solos' "
                            "(or compulsory=False)")
     return SessionPlan(int(rounds), int(seed), rules, strategies, int(deals), bool(compulsory),
-                       bool(calls), int(chunk_size))
+                       bool(calls), int(chunk_size), keep_play)
 
 
 def session_columns(players: int) -> list[str]:
@@ -136,21 +138,32 @@ class SessionSimulator:
         self.control = plan.control()
         self.rules = plan.rules.packed()
         self._out = np.zeros((0, self.module.SESSION_LEN), dtype=np.int64)
+        self._plays, self._calls = self.module.no_logs()
 
     def rows(self, first: int, n: int) -> np.ndarray:
         """The rows of sessions first .. first+n-1 (n * deals_per_session x SESSION_LEN), a view
-        of the buffer valid until the next call."""
+        of the buffer valid until the next call; with ``keep_play``, each deal's cards and calls
+        are then in ``logs(n)``."""
         size = n * self.plan.deals_per_session
         if size > self._out.shape[0]:
             self._out = np.zeros((size, self.module.SESSION_LEN), dtype=np.int64)
+            if self.plan.keep_play:
+                self._plays = np.zeros((size, 48), dtype=np.int64)
+                self._calls = np.zeros((size, self._calls.shape[1], 3), dtype=np.int64)
         out = self._out[:size]
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
             loop = ensure_loop(self.module.run_chunk, "the deal loop")
             loop(self.module.MODE_SESSIONS, self.plan.seed, first, n, n_blocks, self.plan.players,
                  self.plan.deals_per_session, int(self.plan.compulsory), 0, self.control, self.rules,
-                 self.strategy_table, self.strategy_ids, self.params, out, *self.module.no_logs())
+                 self.strategy_table, self.strategy_ids, self.params, out, self._plays, self._calls)
         return out
+
+    def logs(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The cards (physical, in play order) and calls (cards_played, engine seat, level; -1
+        after the last) of the deals of the last ``rows(first, n)``, a row per deal (keep_play)."""
+        size = n * self.plan.deals_per_session
+        return self._plays[:size], self._calls[:size]
 
     def frame(self, first: int, n: int) -> pl.DataFrame:
         out = self.rows(first, n)
@@ -163,12 +176,17 @@ class SessionSimulator:
         rows = out.shape[0]
         for p, s in enumerate(self.plan.strategies):
             cols[f"strategy_{p}"] = pl.repeat(s.name, rows, eager=True, dtype=pl.String).cast(pl.Categorical)
+        if self.plan.keep_play:
+            from .records import session_records
+            plays, calls = self.logs(n)
+            cols["record"] = pl.Series("record", session_records(self.plan, out, index, plays, calls),
+                                       dtype=pl.String)
         return pl.DataFrame(cols)
 
 
 def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random", *, deals=None,
                       compulsory=True, calls=True, params=None, out=None, threads=None,
-                      chunk_size: int = DEFAULT_SESSION_CHUNK, quiet=True):
+                      chunk_size: int = DEFAULT_SESSION_CHUNK, quiet=True, keep_play=False):
     """Play ``rounds`` sessions (tournament rounds) of ``deals`` deals each (default 24, 30 with
     five players); one row per played deal. Rows depend only on (seed, session_id).
 
@@ -176,9 +194,11 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     ``compulsory``: each player owes one compulsory solo (RULES.md 1.3); ``False`` plays the
     deals without. ``rules`` may use ``bock`` and ``five_players``. Without ``out`` returns a
     polars DataFrame; with ``out`` writes a Parquet dataset there (``chunk_size`` sessions per
-    file), resuming an interrupted run, and returns its path.
+    file), resuming an interrupted run, and returns its path. ``keep_play`` adds a ``record``
+    column: each deal's game record (GAME_RECORD.md), which ``dokosim score`` scores as the row.
     """
-    plan = make_session_plan(rounds, seed, rules, strategy, params, deals, compulsory, calls, chunk_size)
+    plan = make_session_plan(rounds, seed, rules, strategy, params, deals, compulsory, calls, chunk_size,
+                              keep_play)
     threads = check_threads(threads, SessionError)
     check_path("out", out, SessionError)
     check_bool("quiet", quiet, SessionError)

@@ -6,19 +6,24 @@ from .records import call_name, replay_detail
 
 
 def render(obj: dict) -> str:
-    """Text of a record: four hands sorted by the contract's trump order, then trick by trick."""
+    """Text of a record: the hands sorted by the contract's trump order (four, or five with the
+    dealer sitting out), then trick by trick."""
     d = replay_detail(obj)
     p = d["packed"]
     out = d["output"]
     lines = []
     contract = out.get("contract", "?")
-    lines.append(f"contract: {contract}   dealer: seat {p.dealer}   rules: {p.rules.to_dict()}")
+    bock = f"   bock: x{p.bock}" if p.bock else ""
+    lines.append(f"contract: {contract}   dealer: seat {d['dealer']}   rules: {p.rules.to_dict()}{bock}")
     re_mask = d["re_mask"]
-    for s in range(4):
+    for s in range(d["players"]):
+        if d["players"] == 5 and s == d["dealer"]:
+            lines.append(f"  seat {s} (deals, sits out)")
+            continue
         party = "Re" if re_mask >> s & 1 else "Kontra"
         lines.append(f"  seat {s} ({party:6}): {mask_str(d['hands'][s], d['scheme'])}")
     calls_at: dict[int, list[str]] = {}
-    for k, seat, level, _named in p.calls:
+    for k, seat, level, _named in d["calls"]:
         side = 0 if re_mask >> seat & 1 else 1
         calls_at.setdefault(k, []).append(f"seat {seat} says {call_name(level, side)}")
     plays, seats = d["plays"], d["play_seat"]

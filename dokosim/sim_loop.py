@@ -668,7 +668,8 @@ def run_chunk(mode, seed, first, n, n_blocks, n_players, n_deals, compulsory_on,
 
     MODE_SESSIONS: sessions of ``n_deals`` deals for ``n_players`` (compulsory solos when
     ``compulsory_on``), session after session, each session's deals one after the other;
-    ``out`` n * n_deals x SESSION_LEN. Rows depend only on (seed, session id).
+    ``out`` n * n_deals x SESSION_LEN, and ``play_out`` and ``call_out`` a row per deal
+    (engine seats) when control[CTL_KEEP_PLAY]. Rows depend only on (seed, session id).
 
     MODE_PROBES: call probes of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5
     schwarz); ``out`` n x PROBE_LEN. The moment is a card index drawn uniformly from
@@ -770,7 +771,11 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                     seg_to = moment
             if calls_on or mode == MODE_PROBES:
                 refresh_call_masks(st, hands, call_masks)
-            calls_kept = call_out[i] if keep and mode == MODE_SIMULATE else call_log
+            # the deal's cards and calls are kept (control[CTL_KEEP_PLAY]) at its row: a simulation's
+            # row i, a session's i * n_deals + k (its row of ``out``)
+            log_row = i if mode == MODE_SIMULATE else i * n_deals + k
+            keep_row = keep and mode != MODE_PROBES
+            calls_kept = call_out[log_row] if keep_row else call_log
             seg_from = 0
             cap_side = -1
             cap_level = 0
@@ -830,7 +835,7 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
             simulating = mode == MODE_SIMULATE  # a simulation's row is out[i]; a session's goes to out_row
             finish_deal(deal_id, edealer, contract, attempt, n_calls, control, st, hands0, plays, play_seat,
                         trick_winner, items, res, poverty, row if simulating else out_row,
-                        play_out[i] if keep and simulating else play_log, calls_kept)
+                        play_out[log_row] if keep_row else play_log, calls_kept)
             if mode == MODE_SESSIONS:
                 owe, comp = book_session_deal(item, k, dealer, owe, owe_mask, force, n_players, bock_mask, st,
                                               res, out_row, table, book, scores, out, i * n_deals + k)

@@ -390,3 +390,92 @@ def test_score_cli_survives_a_preset_of_the_wrong_type(e2):
     outs = [json.loads(x) for x in proc.stdout.splitlines()]
     assert len(outs) == 2 and outs[0]["ok"] and outs[1]["kind"] == "bad_field", proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------ bytes, lines and \r (issue 13, finding 2)
+def _score_cli(data: bytes):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "dokosim.cli", "score", "-"], input=data, capture_output=True)
+
+
+def test_a_line_that_is_not_utf8_is_a_bad_json_line_and_the_lines_around_it_are_scored(e2, e3):
+    # one byte that is not UTF-8 aborted `score` with a traceback and no output at all
+    good2, good3 = json.dumps(record(e2)).encode(), json.dumps(record(e3)).encode()
+    broken = good2[:40] + b"\xff" + good2[40:]
+    proc = _score_cli(b"\n".join([good2, broken, good3, b"\xc3\x28"]) + b"\n")
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    outs = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [o["line"] for o in outs] == [1, 2, 3, 4]
+    assert [o["ok"] for o in outs] == [True, False, True, False]
+    for bad in (outs[1], outs[3]):
+        assert_error(bad, "bad_json")
+        assert "UTF-8" in bad["error"] and "0x" in bad["error"], bad
+    assert "column 41" in outs[1]["error"]
+    assert outs[0]["eyes"] == {"re": 120, "kontra": 120} and outs[2]["eyes"] == {"re": 130, "kontra": 110}
+    assert proc.returncode == 1
+
+
+def test_a_lone_cr_inside_a_record_is_json_whitespace_and_crlf_endings_work(e2, e3):
+    # a lone \r split a record in two: two error lines for one input line
+    good2, good3 = json.dumps(record(e2)).encode(), json.dumps(record(e3)).encode()
+    with_cr = good2.replace(b", ", b",\r ", 3)
+    proc = _score_cli(with_cr + b"\n" + good3 + b"\r\n" + b"\r\n" + good2 + b"\r")
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    outs = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [o["line"] for o in outs] == [1, 2, 4]  # line 3 ("\r") is blank
+    assert all(o["ok"] for o in outs), outs
+    assert outs[0]["eyes"] == outs[2]["eyes"] == {"re": 120, "kontra": 120}
+    assert proc.returncode == 0
+
+
+def test_score_lines_takes_bytes_and_only_json_whitespace_is_blank(e2):
+    good = json.dumps(record(e2))
+    lines = [good.encode(), b"  \t\r", "\x0c", "\u2028", b"\x0b", good]
+    outs = list(score_lines(lines))
+    assert [o["line"] for o in outs] == [1, 3, 4, 5, 6]
+    assert [o["ok"] for o in outs] == [True, False, False, False, True]
+    assert {o["kind"] for o in outs[1:4]} == {"bad_json"}
+
+
+def test_show_numbers_lines_as_score_does(e2, e3, tmp_path):
+    import subprocess
+    import sys
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(json.dumps(record(e2)).replace(", ", ",\r ").encode() + b"\n\xff\n" + json.dumps(record(e3)).encode())
+    show = [sys.executable, "-m", "dokosim.cli", "show", str(path), "--line"]
+    third = subprocess.run(show + ["3"], capture_output=True, text=True)
+    assert third.returncode == 0 and "eyes: Re 130 : Kontra 110" in third.stdout, third.stderr
+    second = subprocess.run(show + ["2"], capture_output=True, text=True)
+    assert second.returncode == 2 and "UTF-8" in second.stderr and "Traceback" not in second.stderr
+
+
+@pytest.mark.parametrize("where", ["dealer", "bock", "rules", "preset", "solos", "dulle", "contract.kind",
+                                   "call", "card"])
+def test_a_value_nested_a_thousand_deep_is_an_error_line(e2, where):
+    # repr() of such a value raised RecursionError, which lost the outputs of its block
+    deep = "DEEP"  # replaced in the JSON text: json.dumps and orjson.dumps cannot nest so deep
+    good = record(e2)
+    bad = copy.deepcopy(good)
+    if where in ("preset", "solos", "dulle"):
+        bad["rules"] = {where: deep}
+    elif where == "contract.kind":
+        bad["contract"] = {"type": "solo", "kind": deep, "seat": 0}
+    elif where == "call":
+        bad["announcements"] = [{"seat": 0, "call": deep, "cards_played": 0}]
+    elif where == "card":
+        bad["play"][0] = deep
+    else:
+        bad[where] = deep
+    bad_line = json.dumps(bad).replace('"DEEP"', "[" * 1020 + "]" * 1020)
+    outs = list(score_lines([json.dumps(good), bad_line, json.dumps(good)]))
+    assert [o["ok"] for o in outs] == [True, False, True]
+    assert outs[1]["kind"] in ("bad_field", "unknown_card"), outs[1]
+    assert len(single_line(outs[1])) <= 300
+
+
+def test_an_error_quoting_a_huge_value_stays_short(e2):
+    out = score(dict(record(e2), rules={"preset": "ddv", "solos": ["x" * 100_000]}))
+    assert out["kind"] == "bad_field" and "solos" in out["error"] and len(out["error"]) <= 300
+    out = score(dict(record(e2), dealer="y" * 100_000))
+    assert out["kind"] == "bad_field" and "dealer" in out["error"] and len(out["error"]) <= 300

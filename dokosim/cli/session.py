@@ -30,10 +30,12 @@ from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, 
 @click.option("--chunk-size", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Sessions per chunk (and per Parquet file).")
 @click.option("--out", type=click.Path(), default=None, help="Write a Parquet dataset to this directory.")
+@click.option("--keep-play", is_flag=True,
+              help="Add each deal's game record to the dataset (column 'record'; needs --out).")
 @JSON_OPTION
 @QUIET_OPTION
 def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items,
-            no_compulsory, no_calls, threads, chunk_size, out, as_json, quiet):
+            no_compulsory, no_calls, threads, chunk_size, out, keep_play, as_json, quiet):
     """Play ROUNDS sessions: deal after deal with the dealer moving on, each player owing one
     compulsory solo, with bock rounds and five players when the rules say so (docs/sessions.md)."""
     from ..rules import RulesError, load_rules
@@ -45,13 +47,15 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     check_out_directory(out)
+    if keep_play and out is None:
+        raise UsageError("--keep-play keeps each deal's record in a dataset: give --out DIR")
     with dataset_run(out):
         for spec in strategy_path:
             register_path(spec)
         result = simulate_sessions(rounds, seed, rules, strategy, deals=deals,
                                    compulsory=not no_compulsory, calls=not no_calls,
                                    params=parse_params(param_items), out=out, threads=threads,
-                                   chunk_size=chunk_size, quiet=quiet)
+                                   chunk_size=chunk_size, quiet=quiet, keep_play=keep_play)
     if out is not None:
         click.echo(f"wrote {rounds} sessions to {result}", err=True)
         return

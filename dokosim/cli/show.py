@@ -14,35 +14,52 @@ from .options import RunError, UsageError
 @click.argument("source", type=click.Path(exists=True))
 @click.option("--line", "line", type=click.IntRange(min=1), help="Line of a JSON Lines file of records.")
 @click.option("--deal-id", "deal_id", type=click.IntRange(min=0), help="Deal of a dataset directory.")
-def show(source, line, deal_id):
+@click.option("--session", "session_id", type=click.IntRange(min=0),
+              help="Session of a session dataset (dokosim session --out), with --deal-number.")
+@click.option("--deal-number", "deal_number", type=click.IntRange(min=0),
+              help="Deal of that session (0 = its first).")
+def show(source, line, deal_id, session_id, deal_number):
     """Show one deal: hands, tricks, calls and the score."""
     from ..show import render
     path = Path(source)
-    if path.is_dir():
+    if path.is_dir() and (session_id is not None or deal_number is not None):
+        if session_id is None or deal_number is None:
+            raise UsageError("a deal of a session dataset needs --session S --deal-number K")
+        record = session_record(path, session_id, deal_number)
+    elif path.is_dir():
         if deal_id is None:
             raise UsageError("a dataset directory needs --deal-id N")
         record = dataset_record(path, deal_id)
     else:
         if line is None:
             raise UsageError("a records file needs --line N")
-        try:
-            lines = path.read_text().splitlines()
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"{source} is not a text file of JSON records ({exc.reason}: byte "
-                             f"0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
-        if line > len(lines) or not lines[line - 1].strip():
-            raise UsageError(f"--line {line}: {source} has no record there ({len(lines)} lines)")
-        try:
-            record = json.loads(lines[line - 1])
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--line {line} is not JSON: {exc}") from None
-        if isinstance(record, dict) and "record" in record and "hands" not in record:
-            record = record["record"]  # an oracle line {"record": ..., "expect": ...}
+        record = file_record(path, line)
     from ..records import RecordError
     try:
         click.echo(render(record))
     except (RecordError, RulesError) as exc:
         raise UsageError(f"cannot show this record: {exc}") from None
+
+
+def file_record(path: Path, line: int):
+    """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
+    numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
+    from ..records import RecordError, is_blank_line, json_line
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if lines and not lines[-1]:
+        lines.pop()  # the newline that ends the last line starts no line of its own
+    if line > len(lines) or is_blank_line(lines[line - 1]):
+        raise UsageError(f"--line {line}: {path} has no record there ({len(lines)} lines)")
+    try:
+        record = json_line(lines[line - 1])
+    except RecordError as exc:
+        raise UsageError(f"--line {line}: {exc}") from None
+    if isinstance(record, dict) and "record" in record and "hands" not in record:
+        record = record["record"]  # an oracle line {"record": ..., "expect": ...}
+    return record
 
 
 def dataset_record(directory: Path, deal_id: int) -> dict:
@@ -56,8 +73,7 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     if manifest.get("kind") == "sessions":
-        raise UsageError(f"{directory} is a session dataset; show --deal-id replays the deals of a "
-                         "simulate dataset (read a session's rows with dokosim.dataset.scan)")
+        raise UsageError(f"{directory} is a session dataset: give --session S --deal-number K")
     missing = [k for k in ("deals", "seed", "rules", "strategies", "params", "dealer", "contract",
                            "declarer", "compulsory", "calls") if k not in manifest]
     if missing or not isinstance(manifest["deals"], int):
@@ -87,3 +103,48 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
         raise UsageError(f"{directory / 'manifest.json'} is damaged, not a dokosim manifest ({exc})") from None
     out, plays, calls = Simulator(plan).rows(deal_id, 1)
     return record_from_row(out[0], plays[0], calls[0], plan.rules, plan.compulsory)
+
+
+def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
+    """The game record of deal ``deal_number`` of session ``session_id`` of the session dataset
+    ``directory``: its ``record`` column when the dataset kept the play, else the session
+    replayed with the manifest's settings (its rows depend only on the seed and its id)."""
+    import polars as pl
+
+    from ..dataset import DatasetError, read_manifest, scan
+    try:
+        manifest = read_manifest(directory)
+    except DatasetError as exc:
+        raise UsageError(str(exc)) from None
+    if manifest.get("kind") != "sessions":
+        raise UsageError(f"{directory} is not a session dataset: give --deal-id N")
+    missing = [k for k in ("rounds", "deals_per_session", "seed", "rules", "strategies", "params",
+                           "compulsory", "calls") if k not in manifest]
+    if missing or not isinstance(manifest["rounds"], int) or not isinstance(manifest["deals_per_session"], int):
+        raise UsageError(f"{directory / 'manifest.json'} is damaged, not a dokosim manifest "
+                         f"({'no ' + repr(missing[0]) if missing else 'rounds or deals_per_session is not a number'})")
+    if session_id >= manifest["rounds"]:
+        raise UsageError(f"--session {session_id} is not in {directory} (sessions 0 to {manifest['rounds'] - 1})")
+    if deal_number >= manifest["deals_per_session"]:
+        raise UsageError(f"--deal-number {deal_number}: a session of {directory} has deals 0 to "
+                         f"{manifest['deals_per_session'] - 1}")
+    if manifest.get("keep_play"):
+        rows = (scan(directory).filter((pl.col("session_id") == session_id)
+                                       & (pl.col("deal_number") == deal_number)).select("record").collect())
+        if rows.height:
+            return json.loads(rows["record"][0])
+    from ..records import session_records
+    from ..session import SessionSimulator, make_session_plan
+    try:
+        plan = make_session_plan(manifest["rounds"], manifest["seed"], manifest["rules"],
+                                 manifest["strategies"], dict(enumerate(manifest["params"])),
+                                 manifest["deals_per_session"], manifest["compulsory"], manifest["calls"],
+                                 keep_play=True)
+    except ValueError as exc:
+        raise UsageError(f"cannot replay a session of {directory}: {exc}") from None
+    sim = SessionSimulator(plan)
+    out = sim.rows(session_id, 1)
+    plays, calls = sim.logs(1)
+    index = {name: i for i, name in enumerate(sim.module.SESSION_COLUMNS)}
+    return json.loads(session_records(plan, out[deal_number:deal_number + 1], index, plays[deal_number:],
+                                      calls[deal_number:])[0])
