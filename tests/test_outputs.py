@@ -253,7 +253,9 @@ def test_show_on_a_damaged_manifest_or_a_binary_file_is_one_line(tmp_path):
     assert_one_line(run("show", ds, "--deal-id", 0), 2, "manifest.json is damaged", "'deals'")
     binary = tmp_path / "records.jsonl"
     binary.write_bytes(bytes(range(256)) * 4)
-    assert_one_line(run("show", binary, "--line", 1), 2, "records.jsonl is not a text file")
+    # lines are read as bytes, each on its own (as score reads them): line 1 here is bytes 0-9
+    assert_one_line(run("show", binary, "--line", 1), 2, "--line 1", "not JSON")
+    assert_one_line(run("show", binary, "--line", 2), 2, "--line 2", "not UTF-8")
 
 
 def test_rules_files_that_cannot_be_read_are_one_line(tmp_path):
