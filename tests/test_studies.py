@@ -174,12 +174,20 @@ def test_calibration_summary_of_a_known_table():
     assert "7 of 10 = 70.0%" in text and "**not shown**" in text and "`dokosim study solo_odds`" in text
 
 
+def test_calibration_size_follows_the_study():
+    from dokosim.studies.calibration import default_hands
+    assert (default_hands(200_000), default_hands(1000), default_hands(10_000)) == (40, 1, 2)
+
+
 def test_lead_feature():
     assert solo_odds.leads(np.array([0, 1, 2, 3])).tolist() == [0, 0, 0, 1]  # seat 0 leads: dealer 3
 
 
+PACKAGED_MODEL = solo_odds.load_model()
+
+
 def _fake_model(strategy, share):
-    model = solo_odds.load_model()
+    model = PACKAGED_MODEL
     model = dict(model, strategy=strategy, rules={"preset": "ddv"})
     model["calibration"] = None if share is None else {"hands": 70, "share_inside": share}
     return model

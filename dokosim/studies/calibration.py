@@ -15,12 +15,18 @@ from dokosim.cards import SOLO_KINDS
 
 from .common import wilson
 
-DEFAULT_HANDS = 40  # held-out hands per solo kind
+DEALS_PER_HAND = 5000  # the study's deals per held-out hand calibrated (200,000 deals: 40 hands per kind)
 DEFAULT_DEALS = 4000  # simulated deals per hand: the advisor's default, so the same interval width
 
 
+def default_hands(study_deals: int) -> int:
+    """Held-out hands per solo kind for a study of ``study_deals`` deals per kind: one per
+    DEALS_PER_HAND, at least one (the calibration then costs 0.8 of the study's deals)."""
+    return max(1, study_deals // DEALS_PER_HAND)
+
+
 def calibrate(model: dict, frame: pl.DataFrame, strategy: str, seed: int, rules,
-              hands: int = DEFAULT_HANDS, deals: int = DEFAULT_DEALS) -> tuple[pl.DataFrame, dict]:
+              hands: int, deals: int = DEFAULT_DEALS) -> tuple[pl.DataFrame, dict]:
     """One row per held-out hand (kind, deal_id, model P(win), simulated win chance and its 95%
     interval, inside) and the summary stored in model.json under ``calibration``.
 
@@ -39,6 +45,7 @@ def calibrate(model: dict, frame: pl.DataFrame, strategy: str, seed: int, rules,
                           contract=f"{kind}_solo", declarer=SEAT, quiet=True)
             wins = int((df["winner"] == "re").sum())
             p, lo, hi = wilson(wins, deals)
+            lo, hi = min(float(lo), float(p)), max(float(hi), float(p))  # rounding: lo was 1e-18 > 0 = p
             pm, _ = predict(model, int(hand), kind, on_lead=bool(on_lead))
             rows.append({"kind": kind, "deal_id": int(deal_id), "leads": int(on_lead), "model_p": pm,
                          "sim_p": float(p), "sim_lo": float(lo), "sim_hi": float(hi),

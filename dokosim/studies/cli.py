@@ -8,4 +8,4 @@ import sys
 def script_main(study: str) -> None:
     """Run ``dokosim study <study>`` with the options of sys.argv."""
     from dokosim.cli import main
-    main(["study", study, *sys.argv[1:]], prog_name=f"python -m analysis.{study}")
+    main(["study", study, *sys.argv[1:]], prog_name="dokosim")  # its messages name the same command

@@ -7,8 +7,9 @@ Every kind is played on the same deals (same seed, seat 0 declares a forced
 voluntary solo), so the kinds are compared on identical hands. Writes to
 results/solo_odds/: win and score tables by trumps and by the other features,
 the trumps x top-trumps table, win_vs_trumps.png, score_vs_trumps.png,
-heatmap_trumps_top.png, and model.json (a logistic regression per kind, with
-held-out AUC). Run from the checkout with the default results directory, it also refreshes
+heatmap_trumps_top.png, model.json (a logistic regression per kind, with
+held-out AUC) and calibration.md/.csv (the model's P(win) against the advisor's
+simulation on held-out hands, ``calibration.py``). Run from the checkout with the default results directory, it also refreshes
 the advisor's copy of the model, ``dokosim/studies/solo_odds_model.json`` (package data).
 """
 from __future__ import annotations
@@ -149,7 +150,7 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
     from . import calibration
     from .advise import MIN_CALIBRATION
     deals = deals or DEFAULT_DEALS
-    cal_hands = calibration.DEFAULT_HANDS if calibration_hands is None else calibration_hands
+    cal_hands = calibration.default_hands(deals) if calibration_hands is None else calibration_hands
     cal_deals = calibration_deals or calibration.DEFAULT_DEALS
     out = results_dir(results, STUDY)
     frames = []
