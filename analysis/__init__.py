@@ -1,33 +1,3 @@
-"""The studies: each reads Parquet datasets made by ``dokosim.simulate`` and writes tables
-(Markdown, CSV) and charts (PNG) to ``results/<study>/``. Run them with
-``dokosim study <name>`` (docs/studies.md); ``realism.py`` is a separate script."""
-from __future__ import annotations
-
-import importlib
-import time
-
-from .common import StudyError, say
-
-STUDIES = ("solo_odds", "poverty", "announcements", "strategies")
-
-
-def run_study(name: str, deals=None, strategy="simple", seed=0, scheduler=None, cluster=None,
-              results=None, quiet=False) -> dict:
-    """Run one study (or ``all``, in order); returns {study: its result dict}."""
-    names = STUDIES if name == "all" else (name,)
-    for n in names:
-        if n not in STUDIES:
-            raise StudyError(f"unknown study {name!r}; valid: {', '.join(STUDIES)}, all")
-    from dokosim.strategies.registry import StrategyError, resolve
-    try:
-        resolve(strategy)
-    except StrategyError as exc:
-        raise StudyError(str(exc)) from None
-    sim = {k: v for k, v in (("scheduler", scheduler), ("cluster", cluster)) if v is not None}
-    out = {}
-    for n in names:
-        t0 = time.time()
-        module = importlib.import_module(f"analysis.{n}")
-        out[n] = module.run(deals=deals, strategy=strategy, seed=seed, results=results, quiet=quiet, **sim)
-        say(quiet, f"{n}: done in {time.time() - t0:.0f} s")
-    return out
+"""What regenerates ``results/`` from the checkout. The studies themselves live in the installed
+package, ``dokosim/studies/`` (``dokosim study NAME``); ``python -m analysis.NAME`` runs the same
+command. ``realism.py`` is a separate script (results/realism/)."""

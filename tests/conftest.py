@@ -23,6 +23,12 @@ def pytest_configure(config):
     print(f"dokosim kernels compiled or loaded in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
+def pytest_collection_modifyitems(items):
+    """The wheel install test first: most of its time is a subprocess compiling the installed
+    copy's kernels, so it runs beside the rest of the suite instead of after it."""
+    items.sort(key=lambda item: item.path.name != "test_wheel_install.py")
+
+
 @pytest.fixture(scope="session")
 def oracle_lines():
     """Every line of the oracle corpus, as (file name, parsed line)."""

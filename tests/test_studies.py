@@ -1,6 +1,7 @@
-"""The studies (analysis/, dokosim study, dokosim advise) at small sizes, fixed seeds."""
+"""The studies (dokosim.studies, dokosim study, dokosim advise) at small sizes, fixed seeds."""
+import ast
+import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -8,11 +9,10 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from dokosim.studies import solo_odds
+from dokosim.studies.common import hand_features, wilson
 
-from analysis import solo_odds  # noqa: E402
-from analysis.common import hand_features, wilson  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 SOLO_KINDS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "fleischlos")
 DEALS = 10_000
@@ -27,7 +27,8 @@ def solo(tmp_path_factory):
     os.environ["DOKOSIM_STUDY_DATA"] = str(data)
     try:
         yield solo_odds.run(deals=DEALS, strategy="simple", seed=11, quiet=True, charts=False,
-                            results=tmp_path_factory.mktemp("results"))
+                            results=tmp_path_factory.mktemp("results"), calibration_hands=3,
+                            calibration_deals=200)
     finally:
         if old is None:
             del os.environ["DOKOSIM_STUDY_DATA"]
@@ -66,7 +67,7 @@ def test_model_auc_heldout(solo, kind):
 
 def test_model_predicts_more_trumps_better(solo):
     """The fitted model itself: a hand with all the top trumps beats a weak one."""
-    from analysis.advise import parse_hand
+    from dokosim.studies.advise import parse_hand
     from dokosim.rules import Rules
     strong = parse_hand("TH TH QC QC QS QS QH QH JC JC AC AS", Rules())
     weak = parse_hand("9C 9C KC KS 9S 9S KH 9H 9H KD JD 9D", Rules())
@@ -77,7 +78,7 @@ def test_model_predicts_more_trumps_better(solo):
 
 
 def test_hand_features():
-    from analysis.advise import parse_hand
+    from dokosim.studies.advise import parse_hand
     from dokosim.rules import Rules
     h = parse_hand("TH QC QC JD AD AD AC TC TS 9S KH 9H", Rules())
     f = {k: int(v[0]) for k, v in hand_features(np.array([h], dtype=np.int64), "diamonds").items()}
@@ -118,7 +119,7 @@ def test_advise_json_strong_hand():
 
     from dokosim.cli import main
     r = CliRunner().invoke(main, ["advise", "--hand", "TH TH QC QS QH QD JC JS AD TD KD AC",
-                                  "--deals", "1000", "--seed", "5", "--json"])
+                                  "--deals", "1000", "--seed", "5", "--strategy", "simple", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     opts = out["options"]
@@ -134,7 +135,7 @@ def test_advise_json_strong_hand():
 
 
 def test_advise_marriage_and_poverty_options():
-    from analysis.advise import options, parse_hand
+    from dokosim.studies.advise import options, parse_hand
     from dokosim.rules import rules_from_object
     club = rules_from_object({"preset": "ddv", "poverty": True})
     poor = parse_hand("QC QC AS AS TS KS 9S AH AH KH 9H 9C", club)  # 2 trumps, both QC
@@ -142,10 +143,131 @@ def test_advise_marriage_and_poverty_options():
     assert "poverty" not in options(poor, rules_from_object("ddv"))
 
 
+# ------------------------------------------------------------------ the advisor's model
+def test_calibration_rows_of_held_out_hands(solo):
+    """3 held-out hands per kind, each simulated 200 times: the row says whether the model's
+    P(win) lies in the simulated Wilson interval, and the summary counts those rows."""
+    cal, summary = solo["calibration"], solo["model"]["calibration"]
+    assert cal.height == 3 * len(SOLO_KINDS) == summary["hands"]
+    assert (cal["deal_id"] % solo_odds.HOLDOUT == 0).all()  # never fitted on
+    inside = (cal["sim_lo"] <= cal["model_p"]) & (cal["model_p"] <= cal["sim_hi"])
+    assert (inside == cal["inside"]).all()
+    assert summary["inside"] == int(inside.sum())
+    assert summary["share_inside"] == pytest.approx(inside.mean())
+    assert summary["deals_per_hand"] == 200 and set(summary["per_kind"]) == set(SOLO_KINDS)
+    for row in cal.iter_rows(named=True):
+        assert row["sim_lo"] <= row["sim_p"] <= row["sim_hi"]
+        assert 0 < row["model_p"] < 1
+
+
+def test_calibration_summary_of_a_known_table():
+    from dokosim.studies.calibration import render, summarise
+    table = pl.DataFrame({"kind": ["queens"] * 4 + ["jacks"] * 6,
+                          "model_p": [0.5] * 10, "sim_p": [0.5, 0.5, 0.9, 0.1] + [0.5] * 5 + [0.8],
+                          "inside": [True, True, False, False] + [True] * 5 + [False]})
+    s = summarise(table, 4000)
+    assert (s["hands"], s["inside"]) == (10, 7) and s["share_inside"] == pytest.approx(0.7)
+    assert s["per_kind"]["queens"]["share_inside"] == 0.5 and s["per_kind"]["jacks"]["hands"] == 6
+    assert s["max_abs_gap"] == pytest.approx(0.4)
+    assert s["share_ci95"][0] < 0.7 < s["share_ci95"][1]
+    text = render(s, "dokosim study solo_odds", 0.9)
+    assert "7 of 10 = 70.0%" in text and "**not shown**" in text and "`dokosim study solo_odds`" in text
+
+
+def test_calibration_size_follows_the_study():
+    from dokosim.studies.calibration import default_hands
+    assert (default_hands(200_000), default_hands(1000), default_hands(10_000)) == (40, 1, 2)
+
+
+def test_lead_feature():
+    assert solo_odds.leads(np.array([0, 1, 2, 3])).tolist() == [0, 0, 0, 1]  # seat 0 leads: dealer 3
+
+
+PACKAGED_MODEL = solo_odds.load_model()
+
+
+def _fake_model(strategy, share):
+    model = PACKAGED_MODEL
+    model = dict(model, strategy=strategy, rules={"preset": "ddv"})
+    model["calibration"] = None if share is None else {"hands": 70, "share_inside": share}
+    return model
+
+
+@pytest.mark.parametrize("strategy, share, shown, words", [
+    ("heuristic", 0.95, True, "for 95% of 70 held-out hands"),
+    ("heuristic", 0.5, False, "only 50% (needs 90%"),
+    ("heuristic", None, False, "has not been measured"),
+    ("simple", 0.95, False, "fitted under strategy 'simple'"),
+])
+def test_model_is_shown_only_when_calibrated_for_the_strategy(monkeypatch, strategy, share, shown, words):
+    from dokosim.rules import rules_from_object
+    from dokosim.studies import advise
+    monkeypatch.setattr(solo_odds, "load_model", lambda path=None: _fake_model(strategy, share))
+    model, note = advise.usable_model("heuristic", rules_from_object("ddv"))
+    assert (model is not None) == shown and words in note, note
+    assert advise.usable_model("heuristic", rules_from_object("club"))[0] is None
+
+
+@pytest.mark.parametrize("share", [0.95, 0.5])
+def test_advise_shows_the_model_only_when_calibrated(monkeypatch, share):
+    """End to end at the default strategy (heuristic): the model column and model_win_chance
+    appear with a calibrated model and not with an uncalibrated one; each option keeps its
+    expected score and interval either way."""
+    from dokosim.cli import main
+    monkeypatch.setattr(solo_odds, "load_model", lambda path=None: _fake_model("heuristic", share))
+    args = ["advise", "--hand", "QC QS QH JC JS TH AD TD KD AC TC AS", "--deals", "200"]
+    r = CliRunner().invoke(main, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["strategy"] == "heuristic" and out["model_shown"] == (share >= 0.9)
+    solos = [e for o, e in out["options"].items() if o.endswith("_solo")]
+    assert all(("model_win_chance" in e) == (share >= 0.9) for e in solos)
+    assert all(e["score_ci95"][0] <= e["expected_score"] <= e["score_ci95"][1]
+               for e in out["options"].values())
+    text = CliRunner().invoke(main, args).output
+    assert ("model P(win)" in text.splitlines()[1]) == (share >= 0.9)
+    assert text.splitlines()[-2] == out["model_note"] and text.splitlines()[-1].startswith("Recommendation")
+
+
+def test_packaged_model_fits_the_design():
+    """The advisor's model is package data and has a coefficient per term of the design."""
+    model = solo_odds.load_model()
+    assert set(model["kinds"]) == set(SOLO_KINDS)
+    for m in model["kinds"].values():
+        assert m["terms"] == ["intercept", *solo_odds.MODEL_TERMS] and len(m["coef"]) == len(m["terms"])
+    from dokosim.rules import Rules
+    from dokosim.studies.advise import parse_hand
+    hand = parse_hand("QC QS QH JC JS TH AD TD KD AC TC AS", Rules())
+    assert 0 < solo_odds.predict(model, hand, "diamonds")[0] < 1
+
+
+def test_studies_hold_no_kernel():
+    """dokosim/studies is left out of the kernels' cache stamp (engine/jit.py), so it must not
+    define kernels: no module of it imports numba or the jit decorators."""
+    from dokosim.engine.jit import NO_KERNELS
+    assert "studies" in NO_KERNELS
+    for path in (REPO / "dokosim" / "studies").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                assert not any(n.startswith("numba") or n.endswith("jit") for n in names), path
+
+
+def test_results_go_to_the_current_directory_outside_a_checkout(monkeypatch, tmp_path):
+    from dokosim.studies import common, data
+    assert common.checkout_root() == REPO and common.project_root() == REPO
+    monkeypatch.setattr(common, "PACKAGE_DIR", tmp_path / "site-packages" / "dokosim")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DOKOSIM_STUDY_DATA", raising=False)
+    assert common.checkout_root() is None and common.project_root() == tmp_path
+    assert data.data_root() == tmp_path / "data" / "studies"
+    assert common.results_dir(None, "solo_odds") == tmp_path / "results" / "solo_odds"
+
+
 # ------------------------------------------------------------------ announcements
 @pytest.fixture(scope="module")
 def announcements(tmp_path_factory):
-    from analysis import announcements as ann
+    from dokosim.studies import announcements as ann
     return ann.run(deals=20_000, strategy="simple", seed=4, quiet=True, charts=False,
                    results=tmp_path_factory.mktemp("results"))
 
@@ -190,7 +312,7 @@ def test_announcement_chance_is_calibrated(announcements):
 def test_break_even_finds_a_known_crossing_on_synthetic_probes():
     """Gain 4 * (chance - 0.6) plus unit noise: the crossing is found at 0.6 and its bootstrap
     interval covers it; the four ways of not crossing are told apart."""
-    from analysis.announcements import break_even
+    from dokosim.studies.announcements import break_even
     rng = np.random.default_rng(11)
     chance = rng.uniform(0, 1, 50_000)
     gain = 4 * (chance - 0.6) + rng.normal(0, 1, chance.size)

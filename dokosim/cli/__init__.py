@@ -3,7 +3,7 @@ its commands, one module per command.
 
 A new command goes in a new module of this package (``dokosim/cli/NAME.py``, one click command),
 registered below with ``main.add_command``. Parsing that commands share (``UsageError``, the
-rules options, ``--param``, the common options, the ``analysis`` package) lives in
+rules options, ``--param``, the common options) lives in
 ``options.py``. A command module imports only from ``options.py`` and the library, never from
 another command module or from this ``__init__``, and ``options.py`` imports no command module:
 no import cycles (tests/test_cli_package.py checks it). Heavy imports (the numba kernels:

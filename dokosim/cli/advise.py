@@ -1,7 +1,6 @@
 """``dokosim advise``: rate the reservations of one hand by simulation.
 
-A thin wrapper around ``analysis.advise`` of the repository's ``analysis/`` package
-(see docs/studies.md).
+A thin wrapper around ``dokosim.studies.advise`` (see docs/studies.md).
 """
 from __future__ import annotations
 
@@ -9,16 +8,18 @@ import json
 
 import click
 
-from .options import RULE_OPTION, RULES_OPTION, SEED_OPTION, analysis_package, parse_rules
+from .options import RULE_OPTION, RULES_OPTION, SEED_OPTION, UsageError, parse_rules
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--hand", required=True, help='The 12 cards, e.g. "QC QS TH JD AD ..." (10 with no_nines).')
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat.")
-@click.option("--dealer", type=click.IntRange(0, 3), default=3, show_default=True, help="The dealer's seat.")
+@click.option("--dealer", type=click.IntRange(0, 3), default=3, show_default=True,
+              help="The dealer's seat; the dealer's left leads (default: you, at seat 0).")
 @RULES_OPTION
 @RULE_OPTION
-@click.option("--strategy", default="simple", show_default=True, help="Strategy at every seat.")
+@click.option("--strategy", default="heuristic", show_default=True,
+              help="Strategy of every seat (your play, your partner's and the opponents').")
 @click.option("--deals", type=click.IntRange(min=10), default=4000, show_default=True,
               help="Simulated deals per option.")
 @SEED_OPTION
@@ -30,8 +31,8 @@ def advise(hand, seat, dealer, rules_spec, rule_overrides, strategy, deals, seed
     played out by STRATEGY at all four seats; 95% intervals over the deals.
     """
     rules = parse_rules(rules_spec, rule_overrides)
-    a = analysis_package()
-    from analysis import advise as adv
+    from ..studies import StudyError
+    from ..studies import advise as adv
     try:
         mask = adv.parse_hand(hand, rules)
     except ValueError as exc:
@@ -39,8 +40,8 @@ def advise(hand, seat, dealer, rules_spec, rule_overrides, strategy, deals, seed
     try:
         result = adv.advise(mask, seat=seat, dealer=dealer, rules=rules, strategy=strategy,
                             deals=deals, seed=seed)
-    except a.StudyError as exc:
-        raise click.UsageError(str(exc)) from None
+    except StudyError as exc:
+        raise UsageError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(result))
     else:

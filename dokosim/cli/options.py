@@ -1,5 +1,5 @@
-"""What the ``dokosim`` commands share: the usage error, the rules and ``--param`` parsing, the
-options several commands take, and the ``analysis`` package of the checkout.
+"""What the ``dokosim`` commands share: the usage error, the rules and ``--param`` parsing, and
+the options several commands take.
 
 Imports only click and light library modules (dokosim.rules), never a command module: every
 command module imports from here, so an import from a command would be a cycle.
@@ -14,10 +14,6 @@ from pathlib import Path
 import click
 
 from ..rules import RulesError, load_rules
-
-REPO = Path(__file__).resolve().parents[2]
-"""The repository checkout holding this package (and ``analysis/``)."""
-
 
 @contextmanager
 def dataset_run(out):
@@ -153,16 +149,6 @@ def parse_params(items: tuple[str, ...]) -> dict:
             raise click.BadParameter(f"{item!r}: {value!r} is not a number", param_hint="--param") from None
         params.setdefault(_target(target.strip()), {})[key.strip()] = number
     return params
-
-
-def analysis_package():
-    """The ``analysis`` package of this checkout (importable from any working directory)."""
-    if not (REPO / "analysis" / "__init__.py").exists():
-        raise click.UsageError(f"the studies need the repository checkout: {REPO / 'analysis'} is missing")
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    import analysis
-    return analysis
 
 
 # The options several commands take with the same meaning and help text. Each is a click

@@ -1,14 +1,11 @@
-"""``dokosim study``: run a study of the repository's ``analysis/`` package.
-
-A thin wrapper: the studies live in ``analysis/`` (dataset -> tables and charts in
-``results/``), which is kept outside the ``dokosim`` package so that editing a study never
-invalidates the compiled kernels. See docs/studies.md.
+"""``dokosim study``: run a study of ``dokosim.studies`` (dataset -> tables and charts in
+``results/``). A thin wrapper; see docs/studies.md.
 """
 from __future__ import annotations
 
 import click
 
-from .options import SEED_OPTION, UsageError, analysis_package, check_out_directory
+from .options import SEED_OPTION, UsageError, check_out_directory
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,12 +17,12 @@ from .options import SEED_OPTION, UsageError, analysis_package, check_out_direct
 @click.option("--scheduler", default=None, help="Simulate on a dask.distributed scheduler at this address.")
 @click.option("--cluster", default=None, help="Simulate on a local Dask cluster: local:N.")
 @click.option("--results", "results_dir", type=click.Path(file_okay=False), default=None,
-              help="Where the tables and charts go (default: results/ of the repository).")
+              help="Where the tables and charts go (default: results/ of the repository; "
+                   "of the current directory for an installed package).")
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
     """Run study NAME (solo_odds, poverty, announcements, strategies, or all): simulate, then write
     tables (Markdown, CSV) and charts (PNG) to results/NAME/."""
-    a = analysis_package()
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
     if cluster is not None or scheduler is not None:
@@ -36,12 +33,13 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
             require_dask()
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    from analysis.common import REPO as ANALYSIS_REPO
-    from analysis.data import data_root
-    check_out_directory(results_dir if results_dir is not None else ANALYSIS_REPO / "results", "--results")
+    from ..studies import StudyError, run_study
+    from ..studies.common import project_root
+    from ..studies.data import data_root
+    check_out_directory(results_dir if results_dir is not None else project_root() / "results", "--results")
     check_out_directory(data_root(), "the study datasets' directory ($DOKOSIM_STUDY_DATA)")
     try:
-        a.run_study(name, deals=deals, strategy=strategy, seed=seed, scheduler=scheduler,
+        run_study(name, deals=deals, strategy=strategy, seed=seed, scheduler=scheduler,
                     cluster=cluster, results=results_dir, quiet=quiet)
-    except (a.StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
+    except (StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
         raise UsageError(str(exc)) from None

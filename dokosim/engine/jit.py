@@ -3,7 +3,8 @@
 numba's on-disk cache checks only the source file that defines a function: a
 kernel cached before a change to a module it uses (say, a layout constant)
 would be loaded stale. dokosim's kernels are therefore cached under a stamp
-of the whole package's source: any change to any dokosim file recompiles them.
+of the whole package's source: any change to any dokosim file recompiles them,
+except the studies (``dokosim/studies/``), which hold no kernel and only call them.
 """
 import hashlib
 import os
@@ -13,12 +14,15 @@ from numba import njit
 from numba.core import caching
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
+NO_KERNELS = ("studies",)  # subpackages without kernels: editing them keeps the compiled kernels
 GENERATED_PREFIX = "dokosim_entry_"  # strategies' entry-point modules, written by strategies.registry
 
 
 def _package_digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        if path.relative_to(PACKAGE_DIR).parts[0] in NO_KERNELS:
+            continue
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import polars as pl
 
-from .common import REPO
+from .common import project_root
 
 
 def data_root() -> Path:
-    """Where study datasets live: $DOKOSIM_STUDY_DATA, else data/studies/ in the repository."""
-    return Path(os.environ.get("DOKOSIM_STUDY_DATA") or REPO / "data" / "studies")
+    """Where study datasets live: $DOKOSIM_STUDY_DATA, else data/studies/ in the repository
+    (in the current directory for an installed package)."""
+    return Path(os.environ.get("DOKOSIM_STUDY_DATA") or project_root() / "data" / "studies")
 
 
 def dataset(name: str, deals: int, seed: int, strategy: str, rules, contract=None, declarer=0,

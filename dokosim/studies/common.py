@@ -9,7 +9,22 @@ import polars as pl
 
 from dokosim.cards import CLASS_MASK, SOLO_KINDS, SOLO_SCHEME, TRUMP, card_type
 
-REPO = Path(__file__).resolve().parents[1]
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+"""The installed ``dokosim`` package."""
+
+
+def checkout_root() -> Path | None:
+    """The repository checkout this package runs from (an editable install or a clone on the
+    path), or None for an installed package (a wheel in site-packages)."""
+    root = PACKAGE_DIR.parent
+    return root if (root / "pyproject.toml").is_file() and (root / "analysis").is_dir() else None
+
+
+def project_root() -> Path:
+    """Where ``results/`` and ``data/studies/`` go by default: the checkout, else the current
+    directory."""
+    return checkout_root() or Path.cwd()
+
 Z95 = 1.959963984540054
 
 
@@ -134,7 +149,7 @@ def hand_features(hands, kind: str) -> dict[str, np.ndarray]:
 
 # ------------------------------------------------------------------ output
 def results_dir(results, study: str) -> Path:
-    base = Path(results) if results is not None else REPO / "results"
+    base = Path(results) if results is not None else project_root() / "results"
     d = base / study
     d.mkdir(parents=True, exist_ok=True)
     return d

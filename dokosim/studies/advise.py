@@ -7,11 +7,12 @@ seats (``dokosim.simulate(..., fixed_hand=(seat, hand))``). Every option uses
 the same seed, so the unseen hands are the same deals for every option
 (common random numbers). Reports the win chance (95% Wilson interval) and the
 mean score (95% normal interval) of the seat, and, for solos, the solo_odds
-model's P(win) from results/solo_odds/model.json.
+model's P(win) (package data, ``solo_odds_model.json``) only where that model is calibrated:
+fitted under the same strategy and rules, and on held-out hands its P(win) fell inside the
+simulated 95% interval for at least MIN_CALIBRATION of them (``dokosim.studies.calibration``).
 """
 from __future__ import annotations
 
-import math
 import re
 import time
 
@@ -20,9 +21,11 @@ import polars as pl
 
 from dokosim.cards import RANKS, SUITS, SOLO_KINDS, card_type, mask_str
 
-from .common import REPO, StudyError, mean_ci, type_mask, wilson
+from .common import StudyError, mean_ci, type_mask, wilson
 
 QC = type_mask("QC")
+DEFAULT_STRATEGY = "heuristic"
+MIN_CALIBRATION = 0.90  # share of held-out hands whose model P(win) lies in the simulated interval
 
 
 def parse_hand(text: str, rules) -> int:
@@ -68,7 +71,7 @@ def _seat_outcome(df: pl.DataFrame, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return score, win
 
 
-def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = "simple",
+def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = DEFAULT_STRATEGY,
            deals: int = 4000, seed: int = 0) -> dict:
     """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints."""
     import inspect
@@ -80,10 +83,11 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
     if "fixed_hand" not in inspect.signature(simulate).parameters:
         raise StudyError("advise needs dokosim.simulate(..., fixed_hand=(seat, hand)), which this "
                          "version of the simulator lacks")
-    model = _model()
+    model, model_note = usable_model(strategy, rules)
     t0 = time.time()
     result = {"hand": mask_str(mask), "seat": seat, "dealer": dealer, "rules": rules.to_dict(),
-              "strategy": strategy, "deals": deals, "seed": seed, "options": {}}
+              "strategy": strategy, "deals": deals, "seed": seed, "options": {},
+              "model_shown": model is not None, "model_note": model_note}
     for opt in options(mask, rules):
         kw = {}
         if opt == "healthy":
@@ -117,7 +121,7 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
             entry["note"] = "both QC and healthy: a silent marriage (scored as a solo)"
         if opt.endswith("_solo") and model is not None:
             from .solo_odds import predict
-            pw, ps = predict(model, mask, opt[:-5])
+            pw, ps = predict(model, mask, opt[:-5], on_lead=(dealer + 1) % 4 == seat)
             entry["model_win_chance"] = pw
             entry["model_expected_score"] = ps
         result["options"][opt] = entry
@@ -134,20 +138,36 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
     return result
 
 
-def _model():
-    import json
-    path = REPO / "results" / "solo_odds" / "model.json"
+def usable_model(strategy: str, rules) -> tuple[dict | None, str]:
+    """The solo_odds model (package data) if it may be shown for this strategy and these rules,
+    else None; and a one-line note saying which and why."""
+    from .solo_odds import load_model
     try:
-        return json.loads(path.read_text())
+        model = load_model()
     except (OSError, ValueError):
-        return None
+        return None, "model P(win) not shown: the package holds no readable solo_odds model"
+    cal = model.get("calibration") or {}
+    share = cal.get("share_inside")
+    where = "results/solo_odds/calibration.md"
+    if model.get("strategy") != strategy or rules.to_dict() != model.get("rules"):
+        return None, (f"model P(win) not shown: it was fitted under strategy {model.get('strategy')!r}, "
+                      f"rules {model.get('rules')}, not this strategy and these rules")
+    if share is None:
+        return None, "model P(win) not shown: its calibration has not been measured"
+    if share < MIN_CALIBRATION:
+        return None, (f"model P(win) not shown: on {cal['hands']} held-out hands it fell inside the "
+                      f"simulated 95% interval for only {100 * share:.0f}% (needs "
+                      f"{100 * MIN_CALIBRATION:.0f}%; {where})")
+    return model, (f"model P(win): inside the simulated 95% interval for {100 * share:.0f}% of "
+                   f"{cal['hands']} held-out hands ({where})")
 
 
 def render(result: dict) -> str:
+    """The text ``dokosim advise`` prints: a row per option, the model note, the recommendation."""
     lines = [f"hand {result['hand']}  (seat {result['seat']}, dealer {result['dealer']}, rules "
              f"{result['rules']}, strategy {result['strategy']}, {result['deals']} deals per option)",
              f"{'option':18} {'win chance':>10} {'95% interval':>15} {'exp. score':>10} {'95% interval':>17}"
-             f" {'model P(win)':>12}"]
+             + (f" {'model P(win)':>12}" if result["model_shown"] else "")]
     for opt, e in result["options"].items():
         mw = f"{100 * e['model_win_chance']:11.1f}%" if "model_win_chance" in e else ""
         lines.append(f"{opt:18} {100 * e['win_chance']:9.1f}% "
@@ -155,5 +175,7 @@ def render(result: dict) -> str:
                      f"{e['expected_score']:+10.2f} [{e['score_ci95'][0]:+7.2f}, {e['score_ci95'][1]:+7.2f}] {mw}")
         if "refused" in e:
             lines.append(f"{'':18} poverty refused in {100 * e['refused']:.1f}% of deals (redealt, counted 0)")
+    if any(o.endswith("_solo") for o in result["options"]):
+        lines.append(result["model_note"])
     lines.append(result["recommendation_text"])
     return "\n".join(lines)
