@@ -68,13 +68,12 @@ def solve(record, from_start: bool = False, solver: Solver | None = None) -> dic
     card_values); a bad one GAME_RECORD.md's error object (``"ok": False``). ``solver``: a
     ``Solver`` to reuse its scratch over many calls.
 
-    >>> import dokosim
-    >>> rec = {"hands": ["QC TH QS JC JD AD TD KD AS 9S KH 9H", "QC TH QS JS JH AD TD KD AS 9S KH 9H",
-    ...                  "QH QD JC JS AC TC KC 9C TS KS AH 9D", "QH QD JH JD AC TC KC 9C TS KS AH 9D"],
-    ...        "play": ["QC"]}
-    >>> out = dokosim.solve(rec)
-    >>> out["to_move"], out["eyes_re"] == max(out["card_values"].values())
-    (1, True)
+    Example (a record of examples/records.jsonl, cut after 40 cards)::
+
+        import json, dokosim
+        rec = json.loads(open("examples/records.jsonl").readline())
+        out = dokosim.solve({**rec, "play": rec["play"][:40]})
+        out["to_move"], out["eyes_re"], out["card_values"]   # e.g. 2, 130, {"QC": 130, "9S": 119}
     """
     if isinstance(record, (str, bytes)):
         import orjson

@@ -243,7 +243,7 @@ def search(ws, tt, alpha, beta):
             tt_move = ((entry >> 16) & 255) - 1
             if lo >= beta:
                 return lo
-            if hi <= alpha:
+            if hi <= alpha or lo == hi:
                 return hi
             if lo > alpha:
                 alpha = lo
@@ -387,6 +387,13 @@ def exact_to_come(ws, tt, guess):
         else:
             lo = g
     return lo
+
+
+@decision_kernel
+def exact_full_window(ws, tt):
+    """Re's exact eyes in the tricks still to be completed: one alpha-beta search over the whole
+    range (an alternative to MTD(f), for the benchmarks)."""
+    return search(ws, tt, -1, _eyes_to_come(ws) + 1)
 
 
 @decision_kernel
