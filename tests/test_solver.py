@@ -17,7 +17,14 @@ import pytest
 from numba import njit
 
 from dokosim.engine.layout import (
-    H_RE_MASK, N_ITEMS, P_HAND_SIZE, P_NPLAYED, P_TURN, RES_EYES_RE, RES_LEN, ST_LEN,
+    H_RE_MASK,
+    N_ITEMS,
+    P_HAND_SIZE,
+    P_NPLAYED,
+    P_TURN,
+    RES_EYES_RE,
+    RES_LEN,
+    ST_LEN,
 )
 from dokosim.engine.play import legal_mask, play_card
 from dokosim.engine.scoring import score_deal
@@ -246,7 +253,7 @@ def test_solve_command_prints_a_line_per_record_and_errors_as_game_record_md(tmp
     recs = [cut(ORACLE_RECORDS[1], 40), ORACLE_RECORDS[2], {**ORACLE_RECORDS[1], "play": ["XX"]}]
     path = tmp_path / "recs.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in recs) + "\n\nnot json\n")
-    proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "solve", str(path)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "solve", str(path)], capture_output=True, text=True, check=False)
     assert proc.returncode == 1, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [line["line"] for line in lines] == [1, 2, 3, 5]
@@ -257,5 +264,5 @@ def test_solve_command_prints_a_line_per_record_and_errors_as_game_record_md(tmp
     assert lines[3]["kind"] == "bad_json"
     # --from-start checks the whole record first: a bad card is still an error line
     bad = subprocess.run([sys.executable, "-m", "dokosim.cli", "solve", "--from-start", "-"],
-                         input=json.dumps(recs[2]), capture_output=True, text=True)
+                         input=json.dumps(recs[2]), capture_output=True, text=True, check=False)
     assert bad.returncode == 1 and json.loads(bad.stdout)["kind"] == "unknown_card"

@@ -33,7 +33,15 @@ from ..cards import EYES
 from .bits import lowest_bit_index
 from .jit import decision_kernel, inline_kernel
 from .layout import (
-    H_RE_MASK, P_HAND_SIZE, P_MARRIAGE_SEAT, P_NPLAYED, P_TRICK, P_TURN, R_DULLE, R_LEN, ST_LEN,
+    H_RE_MASK,
+    P_HAND_SIZE,
+    P_MARRIAGE_SEAT,
+    P_NPLAYED,
+    P_TRICK,
+    P_TURN,
+    R_DULLE,
+    R_LEN,
+    ST_LEN,
 )
 from .play import best_offset, legal_mask, play_card
 
@@ -120,9 +128,8 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         while True:
             best = -1
             for c in range(48):
-                if fclass[c] == k and not (placed >> c) & 1:
-                    if best < 0 or power[c] < power[best]:
-                        best = c
+                if fclass[c] == k and not (placed >> c) & 1 and (best < 0 or power[c] < power[best]):
+                    best = c
             if best < 0:
                 break
             placed |= np.int64(1) << best
@@ -245,10 +252,8 @@ def search(ws, tt, alpha, beta):
                 return lo
             if hi <= alpha or lo == hi:
                 return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
     seat = st[P_TURN] & 3
     re_mask = st[H_RE_MASK]
     maxi = (re_mask >> seat) & 1 == 1
@@ -325,14 +330,12 @@ def search(ws, tt, alpha, beta):
             if v > best:
                 best = v
                 best_move = c
-                if v > a:
-                    a = v
+                a = max(a, v)
         else:
             if v < best:
                 best = v
                 best_move = c
-                if v < b:
-                    b = v
+                b = min(b, v)
         if a >= b:
             ws[hist + c] += 4 * st[P_HAND_SIZE] - n
             break
