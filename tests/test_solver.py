@@ -222,13 +222,13 @@ def test_solver_equals_plain_minimax_with_3_to_4_tricks_left(random_records):
 
 def test_solver_equals_plain_minimax_with_6_tricks_left(random_records):
     # The plain tree of most of these positions has from tens of millions to billions of nodes,
-    # beyond the suite's budget: the plain minimax checks those of the first 25 whose tree has at
-    # most 2 million nodes, and a textbook alpha-beta (no table, no equivalences) all 50.
+    # beyond the suite's budget: the plain minimax checks those whose tree has at most 3 million
+    # nodes (a few), and a textbook alpha-beta (no table, no equivalences) all 50.
     recs = positions(random_records[::-1], 6, 50, seed=3)
     checked, calls, solos = check_positions(recs, reference=alphabeta_card_values)
     assert checked == 50 and calls >= 5 and solos >= 15
-    plain, _, _ = check_positions(recs[:25], max_nodes=2_000_000)
-    assert plain >= 3
+    plain, _, _ = check_positions(recs, max_nodes=3_000_000)
+    assert plain >= 2
 
 
 ORACLE_RECORDS = [json.loads(line)["record"] for line in (DATA / "oracle" / "freeboardgames.jsonl").read_text().splitlines()[:3]]
