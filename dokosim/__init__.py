@@ -13,6 +13,7 @@ _PUBLIC = {
     "simulate_sessions": ("dokosim.session", "simulate_sessions"),
     "probe_calls": ("dokosim.call_probe", "probe_calls"),
     "score": ("dokosim.records", "score_objects"),
+    "solve": ("dokosim.solve", "solve"),
     "Rules": ("dokosim.rules", "Rules"),
 }
 

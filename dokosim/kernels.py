@@ -22,7 +22,7 @@ from typing import Callable
 # Seconds each kernel took to compile cold on a 2-core machine (scripts/coldstart.py);
 # only used to tell the user what to expect.
 EXPECTED_SECONDS = {"the deal loop": 60, "the record replay": 10, "the heuristic strategy": 25,
-                    "the pimc strategy": 40}
+                    "the pimc strategy": 40, "the double-dummy solver": 60}
 _announced: set[str] = set()
 
 
@@ -91,6 +91,11 @@ def _record_replay():
     score_objects([SAMPLE_RECORD])
 
 
+def _solver():
+    from .solve import solve
+    solve({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})
+
+
 def _strategy(name):
     def run():
         from .strategies.registry import compiled_strategy, resolve
@@ -103,6 +108,7 @@ KERNELS = (
     Kernel("the heuristic strategy", _strategy("heuristic")),
     Kernel("the pimc strategy", _strategy("pimc")),
     Kernel("the record replay", _record_replay),
+    Kernel("the double-dummy solver", _solver),
 )
 
 

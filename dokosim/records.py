@@ -969,7 +969,9 @@ def dealt_hands(p: PackedRecord) -> np.ndarray:
 
 def replay_detail(obj) -> dict:
     """Replay one record and return its output plus trick-by-trick detail, for ``show``
-    (``res``: the kernel's result row, RES_*; ``error``: its error kind, 0 for none).
+    (``res``: the kernel's result row, RES_*; ``error``: its error kind, 0 for none; ``state``:
+    the kernel's arrays after the last card, (st, hands, plays, play_seat, trick_winner, power,
+    fclass, cmask, rules), as ``play_card`` takes them, for the solver: engine seats).
 
     Seats are the record's: ``players`` 4 or 5, ``dealer``, ``hands`` (one mask per seat, 0
     for a five-player dealer), ``play_seat``, ``trick_winner``, ``re_mask`` and ``calls``
@@ -996,8 +998,9 @@ def replay_detail(obj) -> dict:
     hand_types = _byte_rows([p.hand_types], 48)[0]
     poverty = np.zeros(8, dtype=np.int64)
     poverty[:len(p.poverty)] = p.poverty
+    rules = p.rules.packed()
     replay_one(hand_types, p.dealer, p.contract, p.declarer, p.compulsory, poverty,
-               play_in, len(p.play), calls, len(p.calls), p.rules.packed(), st, hands, plays,
+               play_in, len(p.play), calls, len(p.calls), rules, st, hands, plays,
                play_seat, trick_winner, power, fclass, cmask, items, res, err)
     output = error_output(p, err) if err[0] else result_output(p, res.tolist(), points_lists(items[None])[0])
     n = int(res[RES_NPLAYED])  # describe_state fills res up to the first violation too
@@ -1012,4 +1015,5 @@ def replay_detail(obj) -> dict:
             "trick_winner": [table[e] for e in trick_winner.tolist()],
             "calls": [(k, table[seat], level, named) for k, seat, level, named in p.calls],
             "scheme": int(contract_scheme(p.contract)), "re_mask": re_mask,
-            "res": res, "error": int(err[0])}
+            "res": res, "error": int(err[0]),
+            "state": (st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules)}

@@ -1,6 +1,6 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver]
 
 Compiles scripts/c_floor.c with gcc, runs it on one core, then times dokosim's
 own kernels (the ones every user run goes through) and prints each figure with
@@ -163,11 +163,52 @@ def bench_dask(floor, n, workers=2):
     print(f"{'':58} Dask / in process: {remote / local:.3f} (acceptance: >= 0.85)")
 
 
+# ---- the double-dummy solver (issue 14) ----------------------------------------------------
+def bench_solver(n_start, n_six):
+    """ms per solve on one thread: (i) exact eyes from the first card of random normal deals,
+    (ii) does Re reach 121 from there, (iii) exact eyes with 6 tricks left (random play to
+    trick 7). A fresh deal each solve (the table's entries of one deal do not help the next)."""
+    import json
+
+    import numpy as np
+
+    from dokosim.records import replay_detail
+    from dokosim.simulate import simulate
+    from dokosim.solve import Solver
+    df = simulate(max(n_start, n_six), seed=14, strategy="random", contract="normal", calls=False,
+                  keep_play=True)
+    records = [json.loads(r) for r in df["record"]]
+    solver = Solver()
+    t = time.perf_counter()
+    solver.load(replay_detail({**records[0], "play": records[0]["play"][:44]})["state"])
+    solver.eyes()
+    print(f"solver: compiled or loaded in {time.perf_counter() - t:.1f} s")
+
+    def timings(recs, cards, solve):
+        states = [replay_detail({**r, "play": r["play"][:cards]})["state"] for r in recs]
+        ms = []
+        for state in states:
+            solver.load(state)
+            t = time.perf_counter()
+            solve()
+            ms.append(1000 * (time.perf_counter() - t))
+        return np.array(ms)
+
+    for label, recs, cards, solve, goal in (
+            ("(i) exact eyes from the first card", records[:n_start], 0, solver.eyes, 100),
+            ("(ii) does Re reach 121, from the first card", records[:n_start], 0,
+             lambda: solver.reaches(121), 20),
+            ("(iii) exact eyes, 6 tricks left", records[:n_six], 24, solver.eyes, 1)):
+        ms = timings(recs, cards, solve)
+        print(f"{label:58} median {np.median(ms):9.2f} ms  p99 {np.percentile(ms, 99):9.2f} ms  "
+              f"({len(ms)} deals; goal: median <= {goal} ms)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc, dask)")
+                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -200,6 +241,9 @@ def main():
         bench_pimc(floor, max(4, int(40 * scale)))
     if "dask" in only:
         bench_dask(floor, int(20_000_000 * scale))
+    if "solver" in only:
+        numba.set_num_threads(1)
+        bench_solver(max(5, int(50 * scale)), max(20, int(500 * scale)))
 
 
 if __name__ == "__main__":

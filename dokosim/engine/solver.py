@@ -1,0 +1,489 @@
+"""Double-dummy solver: the eyes Re takes from a position under best play by both sides, with
+every hand known and no further calls (docs/solver.md).
+
+The rules come from the play kernels only: ``legal_mask`` gives the cards a seat may play,
+``play_card`` puts a card on the table (trick winner through ``best_offset``, the marriage's
+clarification, the Dulle rule, piglets through the deal's ``power`` table), and the search
+undoes a card by restoring ``st`` and the hand. The value searched is Re's eyes in the tricks
+still to be completed (the trick on the table included); eyes are zero-sum between Re and
+Kontra, so a seat in ``st[H_RE_MASK]`` maximises it and the others minimise it. Before a
+marriage is clarified only the marriage player is in that mask; a seat joins Re when
+``play_card`` says so (the kernels' parties at every moment).
+
+Techniques: fail-soft alpha-beta over single cards, a transposition table at trick
+boundaries (key: the cards still held, the seat to lead and the Re seats; value: bounds on
+Re's eyes to come and the best lead), one move per class of equivalent cards (cards of one
+seat with the same eyes between which no other seat holds a card of the class, nor has one on
+the table; the two copies of a card are the simplest case), move ordering (the table's move,
+then by the trick so far), and MTD(f) over null-window searches for the exact value.
+
+Everything a search needs lives in two int64 arrays the caller allocates once and passes in:
+the workspace (``new_workspace``, layout ``W_*`` below: the position's arrays, the card slots,
+the undo stack and the move lists) and the transposition table (``new_table``). A table entry
+is tagged with a generation that ``load_position`` advances when the deal changes, so one
+table serves many solves without clearing; positions of one deal share their entries.
+
+Entry points: ``load_position`` (copy a position in), ``solve_eyes``, ``solve_reaches`` and
+``solve_card_values``; all eyes they return are Re's final eyes (tricks already taken
+included).
+"""
+import numpy as np
+
+from ..cards import EYES
+from .bits import lowest_bit_index
+from .jit import decision_kernel, inline_kernel
+from .layout import (
+    H_RE_MASK,
+    P_HAND_SIZE,
+    P_MARRIAGE_SEAT,
+    P_NPLAYED,
+    P_TRICK,
+    P_TURN,
+    R_DULLE,
+    R_LEN,
+    ST_LEN,
+)
+from .play import best_offset, legal_mask, play_card
+
+# ---- the workspace (one int64 array)
+W_ST = 0                           # the position's st, then its other arrays, as play_card takes them
+W_HANDS = W_ST + ST_LEN            # 4
+W_PLAYS = W_HANDS + 4              # 48
+W_PLAY_SEAT = W_PLAYS + 48         # 48
+W_TRICK_WINNER = W_PLAY_SEAT + 48  # 12
+W_POWER = W_TRICK_WINNER + 12      # 48
+W_FCLASS = W_POWER + 48            # 48
+W_CMASK = W_FCLASS + 48            # 5
+W_RULES = W_CMASK + 5              # R_LEN
+# card slots: each class's cards in consecutive bits, weakest first (equal power adjacent)
+W_SLOT = W_RULES + R_LEN           # 48: slot of each physical card
+W_CARD = W_SLOT + 48               # 48: physical card of each slot
+W_TIE = W_CARD + 48                # 48: per slot, the slots of equal power in its class
+W_CLASS = W_TIE + 48               # 48: per slot, the slots of its class
+W_HELD = W_CLASS + 48              # 4: each seat's hand as slots
+W_LIVE = W_HELD + 4                # slots of the cards held or on the table in the current trick
+W_HAND_EYES = W_LIVE + 1           # eyes of the cards still held
+W_GEN = W_HAND_EYES + 1            # the table's generation (advanced for each new deal)
+W_NODES = W_GEN + 1                # nodes searched (statistics)
+W_DEAL = W_NODES + 1               # 4: the hands as dealt (with the cards played), to tell deals apart
+W_SIG = W_DEAL + 4                 # a digest of the deal's tables, rules and marriage seat
+W_SAVE = W_SIG + 1                # 48 x ST_LEN: st before each card index (the undo stack)
+MAX_MOVES = 16
+W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
+W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat and card)
+W_LEN = W_HIST + 4 * 48
+
+TT_BITS_DEFAULT = 20
+HASH_MULT = -4658895280553007687  # 0xBF58476D1CE4E5B9 as a signed int64
+INF = 100000
+
+
+def new_workspace() -> np.ndarray:
+    """A solver workspace (allocate once, pass to every solve)."""
+    return np.zeros(W_LEN, dtype=np.int64)
+
+
+def new_table(bits: int = TT_BITS_DEFAULT) -> np.ndarray:
+    """A transposition table of 2**bits entries (16 bytes each; allocate once, reuse)."""
+    return np.zeros(2 << bits, dtype=np.int64)
+
+
+@inline_kernel
+def _slot_of_cards(ws, mask):
+    """The slots of the physical cards of ``mask``."""
+    out = np.int64(0)
+    while mask:
+        c = lowest_bit_index(mask)
+        mask &= mask - 1
+        out |= np.int64(1) << ws[W_SLOT + c]
+    return out
+
+
+@decision_kernel
+def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules):
+    """Copy a position (the arrays play_card takes) into the workspace ``ws`` and prepare the
+    search. Advances the table generation unless the position belongs to the same deal (same
+    dealt hands, tables, rules and marriage) as the one loaded before."""
+    for i in range(ST_LEN):
+        ws[W_ST + i] = st[i]
+    for s in range(4):
+        ws[W_HANDS + s] = hands[s]
+    n = st[P_NPLAYED]
+    for i in range(48):
+        ws[W_PLAYS + i] = plays[i] if i < n else 0
+        ws[W_PLAY_SEAT + i] = play_seat[i] if i < n else 0
+        ws[W_POWER + i] = power[i]
+        ws[W_FCLASS + i] = fclass[i]
+    for t in range(12):
+        ws[W_TRICK_WINNER + t] = trick_winner[t]
+    for k in range(5):
+        ws[W_CMASK + k] = cmask[k]
+    for i in range(R_LEN):
+        ws[W_RULES + i] = rules[i]
+    # slots: class by class, weakest first, equal power adjacent
+    slot = 0
+    for k in range(5):
+        first = slot
+        placed = np.int64(0)
+        while True:
+            best = -1
+            for c in range(48):
+                if fclass[c] == k and not (placed >> c) & 1 and (best < 0 or power[c] < power[best]):
+                    best = c
+            if best < 0:
+                break
+            placed |= np.int64(1) << best
+            ws[W_SLOT + best] = slot
+            ws[W_CARD + slot] = best
+            slot += 1
+        cls = ((np.int64(1) << slot) - 1) ^ ((np.int64(1) << first) - 1)
+        for s in range(first, slot):
+            ws[W_CLASS + s] = cls
+            tie = np.int64(0)
+            for s2 in range(first, slot):
+                if power[ws[W_CARD + s2]] == power[ws[W_CARD + s]]:
+                    tie |= np.int64(1) << s2
+            ws[W_TIE + s] = tie
+    eyes = 0
+    for s in range(4):
+        ws[W_HELD + s] = _slot_of_cards(ws, hands[s])
+        m = hands[s]
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            eyes += EYES[c]
+    ws[W_HAND_EYES] = eyes
+    live = ws[W_HELD] | ws[W_HELD + 1] | ws[W_HELD + 2] | ws[W_HELD + 3]
+    for i in range(n - (n & 3), n):
+        live |= np.int64(1) << ws[W_SLOT + plays[i]]
+    ws[W_LIVE] = live
+    # the deal: what each seat held at the start
+    same = True
+    for s in range(4):
+        dealt = hands[s]
+        for i in range(n):
+            if play_seat[i] == s:
+                dealt |= np.int64(1) << plays[i]
+        if ws[W_DEAL + s] != dealt:
+            same = False
+        ws[W_DEAL + s] = dealt
+    # tables, rules and the marriage seat are part of the deal too
+    sig = W_SIG
+    key = st[P_MARRIAGE_SEAT] + 7 * rules[R_DULLE]
+    for c in range(48):
+        key = key * 1000003 + power[c] * 7 + fclass[c]
+    for i in range(R_LEN):
+        key = key * 1000003 + rules[i]
+    if ws[sig] != key:
+        same = False
+    ws[sig] = key
+    if not same or ws[W_GEN] == 0:
+        ws[W_GEN] += 1
+        for i in range(4 * 48):
+            ws[W_HIST + i] = 0
+
+
+@inline_kernel
+def _equivalent_above(ws, mine, live, c):
+    """The next stronger card of the seat holding ``c`` that plays exactly like ``c`` (same class
+    and eyes, no card of another seat between them or tied with either, in hand or on the
+    table), or -1."""
+    s = ws[W_SLOT + c]
+    above = live & ws[W_CLASS + s] & ~((np.int64(2) << s) - 1)
+    if above == 0:
+        return -1
+    p = lowest_bit_index(above)
+    if not (mine >> p) & 1:
+        return -1
+    d = ws[W_CARD + p]
+    if EYES[d] != EYES[c]:
+        return -1
+    if (ws[W_TIE + p] & live & ~mine) != 0 or (ws[W_TIE + s] & live & ~mine) != 0:
+        return -1
+    return d
+
+
+@inline_kernel
+def _table_index(tt, key):
+    h = (key ^ (key >> 29)) * HASH_MULT
+    return (h >> 24) & ((tt.shape[0] >> 1) - 1)
+
+
+@decision_kernel
+def search(ws, tt, alpha, beta):
+    """Re's eyes in the tricks still to be completed from the workspace's position (the trick on
+    the table included), fail-soft: the exact value when it lies strictly between ``alpha`` and
+    ``beta``, else a bound on the side of the window it fell (an upper bound <= alpha, a lower
+    bound >= beta). The position is unchanged on return."""
+    st = ws[W_ST:W_ST + ST_LEN]
+    hands = ws[W_HANDS:W_HANDS + 4]
+    plays = ws[W_PLAYS:W_PLAYS + 48]
+    play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
+    trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
+    power = ws[W_POWER:W_POWER + 48]
+    fclass = ws[W_FCLASS:W_FCLASS + 48]
+    cmask = ws[W_CMASK:W_CMASK + 5]
+    rules = ws[W_RULES:W_RULES + R_LEN]
+    ws[W_NODES] += 1
+    n = st[P_NPLAYED]
+    k = n & 3
+    tt_move = -1
+    slot_i = -1
+    key = np.int64(0)
+    lo = 0
+    hi = INF
+    if k == 0:
+        if n == 4 * st[P_HAND_SIZE]:
+            return 0
+        rem = ws[W_HAND_EYES]
+        if beta <= 0:
+            return 0
+        if alpha >= rem:
+            return rem
+        key = (hands[0] | hands[1] | hands[2] | hands[3]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
+        slot_i = _table_index(tt, key)
+        hi = rem
+        entry = tt[2 * slot_i + 1]
+        if tt[2 * slot_i] == key and (entry >> 24) == ws[W_GEN]:
+            lo = entry & 255
+            hi = (entry >> 8) & 255
+            tt_move = ((entry >> 16) & 255) - 1
+            if lo >= beta:
+                return lo
+            if hi <= alpha or lo == hi:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+    seat = st[P_TURN] & 3
+    re_mask = st[H_RE_MASK]
+    maxi = (re_mask >> seat) & 1 == 1
+    legal = legal_mask(st, hands[seat], plays, fclass, cmask)
+    mine = ws[W_HELD + seat]
+    live = ws[W_LIVE]
+    base = W_MOVES + MAX_MOVES * n
+    hist = W_HIST + 48 * seat
+    # the trick so far, for the move ordering
+    start = n - k
+    dulle = rules[R_DULLE]
+    last = st[P_TRICK] == st[P_HAND_SIZE] - 1
+    partner_wins = False
+    if k > 0:
+        w = play_seat[start + best_offset(plays, start, k, power, fclass, dulle, last)]
+        partner_wins = ((re_mask >> w) & 1) == ((re_mask >> seat) & 1)
+    nm = 0
+    m = legal
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if _equivalent_above(ws, mine, live, c) >= 0:
+            continue
+        if k == 0:
+            score = 1 << 20 if c == tt_move else min(ws[hist + c], (1 << 20) - 1)
+        else:
+            plays[n] = c
+            wins = best_offset(plays, start, k + 1, power, fclass, dulle, last) == k
+            if partner_wins:
+                score = (1 << 10) if wins else (2 << 10) + EYES[c]
+            elif wins:
+                score = (2 << 10) + (64 + EYES[c] if k == 3 else power[c])
+            else:
+                score = (1 << 10) + 64 - EYES[c]
+        v = score * 64 + c
+        j = nm
+        while j > 0 and ws[base + j - 1] < v:
+            ws[base + j] = ws[base + j - 1]
+            j -= 1
+        ws[base + j] = v
+        nm += 1
+    save = W_SAVE + ST_LEN * n
+    best = -1 if maxi else INF
+    best_move = -1
+    a = alpha
+    b = beta
+    for i in range(nm):
+        c = ws[base + i] & 63
+        for j in range(ST_LEN):
+            ws[save + j] = st[j]
+        played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+        bit = np.int64(1) << ws[W_SLOT + played]
+        ws[W_HELD + seat] ^= bit
+        ws[W_HAND_EYES] -= EYES[played]
+        gain = 0
+        if k == 3:
+            winner = trick_winner[ws[save + P_TRICK]]
+            gone = np.int64(0)
+            eyes = 0
+            for j in range(start, start + 4):
+                eyes += EYES[plays[j]]
+                gone |= np.int64(1) << ws[W_SLOT + plays[j]]
+            if (st[H_RE_MASK] >> winner) & 1:
+                gain = eyes
+            ws[W_LIVE] = live & ~gone
+        v = gain + search(ws, tt, a - gain, b - gain)
+        for j in range(ST_LEN):
+            st[j] = ws[save + j]
+        hands[seat] |= np.int64(1) << played
+        ws[W_HELD + seat] |= bit
+        ws[W_HAND_EYES] += EYES[played]
+        ws[W_LIVE] = live
+        if maxi:
+            if v > best:
+                best = v
+                best_move = c
+                a = max(a, v)
+        else:
+            if v < best:
+                best = v
+                best_move = c
+                b = min(b, v)
+        if a >= b:
+            ws[hist + c] += 4 * st[P_HAND_SIZE] - n
+            break
+    if k == 0:
+        if best <= alpha:
+            hi = best
+        elif best >= beta:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        tt[2 * slot_i] = key
+        tt[2 * slot_i + 1] = lo | (hi << 8) | ((best_move + 1) << 16) | (ws[W_GEN] << 24)
+    return best
+
+
+@inline_kernel
+def _eyes_to_come(ws):
+    """Eyes still to be won: the cards held and those on the table in the current trick."""
+    n = ws[W_ST + P_NPLAYED]
+    eyes = ws[W_HAND_EYES]
+    for i in range(n - (n & 3), n):
+        eyes += EYES[ws[W_PLAYS + i]]
+    return eyes
+
+
+@decision_kernel
+def past_eyes(ws):
+    """Re's eyes in the tricks already completed (by the parties as they are: before a marriage
+    is clarified every trick went to the marriage player)."""
+    re_mask = ws[W_ST + H_RE_MASK]
+    eyes = 0
+    for t in range(ws[W_ST + P_TRICK]):
+        if (re_mask >> ws[W_TRICK_WINNER + t]) & 1:
+            for i in range(4 * t, 4 * t + 4):
+                eyes += EYES[ws[W_PLAYS + i]]
+    return eyes
+
+
+@decision_kernel
+def exact_to_come(ws, tt, guess):
+    """Re's exact eyes in the tricks still to be completed: MTD(f), null-window searches from
+    ``guess`` until the bounds meet."""
+    lo = 0
+    hi = _eyes_to_come(ws)
+    g = min(max(guess, lo), hi)
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(ws, tt, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
+
+
+@decision_kernel
+def exact_full_window(ws, tt):
+    """Re's exact eyes in the tricks still to be completed: one alpha-beta search over the whole
+    range (an alternative to MTD(f), for the benchmarks)."""
+    return search(ws, tt, -1, _eyes_to_come(ws) + 1)
+
+
+@decision_kernel
+def solve_eyes(ws, tt):
+    """Re's final eyes under best play from the loaded position."""
+    return past_eyes(ws) + exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
+
+
+@decision_kernel
+def solve_reaches(ws, tt, threshold):
+    """Whether Re ends with at least ``threshold`` eyes under best play (one null-window search)."""
+    need = threshold - past_eyes(ws)
+    if need <= 0:
+        return True
+    if need > _eyes_to_come(ws):
+        return False
+    return search(ws, tt, need - 1, need) >= need
+
+
+@decision_kernel
+def solve_card_values(ws, tt, values):
+    """values[c] = Re's final eyes under best play after the seat to move plays physical card c
+    now, for every legal c (both copies of a card held twice); -1 for the other cards. Returns
+    Re's final eyes under best play (the best value for the seat to move)."""
+    st = ws[W_ST:W_ST + ST_LEN]
+    hands = ws[W_HANDS:W_HANDS + 4]
+    plays = ws[W_PLAYS:W_PLAYS + 48]
+    play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
+    trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
+    power = ws[W_POWER:W_POWER + 48]
+    fclass = ws[W_FCLASS:W_FCLASS + 48]
+    cmask = ws[W_CMASK:W_CMASK + 5]
+    rules = ws[W_RULES:W_RULES + R_LEN]
+    for c in range(48):
+        values[c] = -1
+    past = past_eyes(ws)
+    n = st[P_NPLAYED]
+    k = n & 3
+    seat = st[P_TURN] & 3
+    maxi = (st[H_RE_MASK] >> seat) & 1 == 1
+    legal = legal_mask(st, hands[seat], plays, fclass, cmask)
+    mine = ws[W_HELD + seat]
+    live = ws[W_LIVE]
+    save = W_SAVE + ST_LEN * n
+    best = -1 if maxi else INF
+    guess = _eyes_to_come(ws) // 2
+    # the strongest card of each class of equivalent cards first, then the rest copy it
+    m = legal
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if _equivalent_above(ws, mine, live, c) >= 0:
+            continue
+        for j in range(ST_LEN):
+            ws[save + j] = st[j]
+        played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+        bit = np.int64(1) << ws[W_SLOT + played]
+        ws[W_HELD + seat] ^= bit
+        ws[W_HAND_EYES] -= EYES[played]
+        gain = 0
+        if k == 3:
+            winner = trick_winner[ws[save + P_TRICK]]
+            gone = np.int64(0)
+            eyes = 0
+            for j in range(n - 3, n + 1):
+                eyes += EYES[plays[j]]
+                gone |= np.int64(1) << ws[W_SLOT + plays[j]]
+            if (st[H_RE_MASK] >> winner) & 1:
+                gain = eyes
+            ws[W_LIVE] = live & ~gone
+        v = past + gain + exact_to_come(ws, tt, guess - gain)
+        guess = v - past
+        for j in range(ST_LEN):
+            st[j] = ws[save + j]
+        hands[seat] |= np.int64(1) << played
+        ws[W_HELD + seat] |= bit
+        ws[W_HAND_EYES] += EYES[played]
+        ws[W_LIVE] = live
+        values[c] = v
+        if (maxi and v > best) or (not maxi and v < best):
+            best = v
+    m = legal
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        d = c
+        while values[d] < 0:
+            d = _equivalent_above(ws, mine, live, d)
+        values[c] = values[d]
+    return best
