@@ -3,12 +3,19 @@ disk, so the test workers and every subprocess the tests start load them from th
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+# One kernel cache for the suite, its workers, its subprocesses and the wheel it installs
+# (engine/jit.py keys the cache on the package's source, not on its place): set before numba
+# is imported. CI sets its own, empty one.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "dokosim-tests" / "numba"))
+os.environ.setdefault("DOKOSIM_CACHE_DIR", str(Path(tempfile.gettempdir()) / "dokosim-tests" / "doko"))
 
 
 def pytest_configure(config):

@@ -39,11 +39,22 @@ def _ours(py_file: str) -> bool:
 def _package_stamped(base):
     class Locator(base):
         """``base``, restricted to dokosim's kernels, stamped with the package digest alone (a
-        generated module's own source is in its name), so that checkouts of the same source
-        share a cache whatever their files' modification times."""
+        generated module's own source is in its name), so that checkouts and installs of the
+        same source share a cache whatever their files' places and modification times."""
 
         def get_source_stamp(self):
             return PACKAGE_DIGEST
+
+        @classmethod
+        def get_suitable_cache_subpath(cls, py_file):
+            # Under the package's place inside it, not its absolute path: an installed copy
+            # (a wheel in another environment) of the same source loads the kernels a
+            # checkout compiled into the same NUMBA_CACHE_DIR, and vice versa.
+            path = Path(py_file).resolve()
+            if not path.is_relative_to(PACKAGE_DIR):
+                return super().get_suitable_cache_subpath(py_file)
+            inside = "_".join(path.parent.relative_to(PACKAGE_DIR).parts) or "top"
+            return f"dokosim-{PACKAGE_DIGEST[:16]}_{inside}"
 
         @classmethod
         def from_function(cls, py_func, py_file):
