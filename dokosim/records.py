@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import itertools
 import json
-import reprlib
 
 import orjson
 from collections.abc import Iterable, Iterator, Sequence
@@ -32,6 +31,7 @@ from .engine.layout import (
 from .engine.replay import ERR_LEN, replay_batch
 from .engine.session import seat_table
 from .rules import PRESETS, Rules, RulesError, rules_from_object
+from .validation import shown as _shown
 
 CALL_LEVEL = {"re": (1, 0), "kontra": (1, 1), "no90": (2, -1), "no60": (3, -1), "no30": (4, -1),
               "schwarz": (5, -1)}
@@ -95,22 +95,6 @@ def _token_table() -> dict[str, int]:
 
 
 _TOKEN_TYPES = _token_table()
-
-
-def _short_repr() -> reprlib.Repr:
-    short = reprlib.Repr()  # (keyword arguments only from Python 3.12)
-    short.maxlevel, short.maxdict, short.maxlist, short.maxstring, short.maxother = 3, 4, 6, 40, 40
-    return short
-
-
-_REPR = _short_repr()
-
-
-def _shown(value, limit: int = 60) -> str:
-    """``repr(value)`` for an error line, cut to ``limit`` characters and a few levels (a value
-    may be huge, or nested deeper than ``repr`` can go)."""
-    text = _REPR.repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _card(token) -> int:

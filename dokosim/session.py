@@ -113,8 +113,7 @@ def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     if compulsory and not rules.solos:
         raise SessionError("compulsory solos need at least one solo kind in rules option 'solos' "
                            "(or compulsory=False)")
-    return SessionPlan(int(rounds), int(seed), rules, strategies, int(deals), bool(compulsory),
-                       bool(calls), int(chunk_size), keep_play)
+    return SessionPlan(rounds, seed, rules, strategies, deals, compulsory, calls, chunk_size, keep_play)
 
 
 def session_columns(players: int) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -28,12 +29,25 @@ class SimulationError(ValueError):
     value and what is valid)."""
 
 
+def _short_repr() -> reprlib.Repr:
+    short = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+    short.maxlevel, short.maxdict, short.maxlist, short.maxstring, short.maxother = 3, 4, 6, 40, 40
+    return short
+
+
+_REPR = _short_repr()
+
+
+def shown(value, limit: int = 60) -> str:
+    """``repr(value)`` for an error line, cut to ``limit`` characters and a few levels (a value
+    may be huge, or nested deeper than ``repr`` can go)."""
+    text = _REPR.repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def invalid(name: str, value, valid: str, error: type[ValueError] = SimulationError) -> ValueError:
     """The one-line error ``NAME=VALUE is not valid: VALID`` (to raise)."""
-    shown = repr(value)
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
-    return error(f"{name}={shown} is not valid: {valid}")
+    return error(f"{name}={shown(value, 80)} is not valid: {valid}")
 
 
 def is_int(value) -> bool:
