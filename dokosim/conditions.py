@@ -531,6 +531,7 @@ def predicate_address(spec: str) -> int:
     module_path, colon, name = spec.partition(":")
     if not colon or not module_path or not name:
         raise ConditionError(f"where_path={spec!r} must be module:function")
+    importlib.invalidate_caches()  # a module written since the last import
     try:
         module = importlib.import_module(module_path)
     except ImportError as exc:
@@ -558,18 +559,33 @@ def predicate_address(spec: str) -> int:
 
 # ---------------------------------------------------------------- before a run
 
-def measure(control: np.ndarray, seed: int, deals: int, max_tries: int) -> dict:
+def measure(conditions: Conditions, control: np.ndarray, seed: int, deals: int) -> dict:
     """Deal the first min(deals, PILOT_DEALS) deals under the condition (``control`` with its
     block) and return the acceptance rate; ConditionError naming the measured rate when the
     tries run out first (an impossible or extremely rare condition)."""
     from .engine.conditions import measure_acceptance
+    max_tries = conditions.max_tries
+    direct = conditions.direct_class()
+    share = None if direct is None else {"seat": direct[0], "share": direct[3]}
     n = min(int(deals), PILOT_DEALS)
     if n == 0:
-        return {"pilot_deals": 0, "tries": 0, "acceptance": None}
+        return {"pilot_deals": 0, "tries": 0, "acceptance": None, "direct_class": share}
     dealt, tries = measure_acceptance(seed, n, control.copy(), max_tries)
     if dealt < n:
         rate = dealt / tries if tries else 0.0
         raise ConditionError(
             f"the condition is too rare to deal: {dealt} matching deals in {tries:,} tries (acceptance "
             f"{rate:.3g}), {n} needed to start; loosen it or raise max_tries")
-    return {"pilot_deals": n, "tries": int(tries), "acceptance": n / tries}
+    return {"pilot_deals": n, "tries": int(tries), "acceptance": n / tries, "direct_class": share}
+
+
+def report_acceptance(acceptance: dict, quiet: bool) -> None:
+    """One line on stderr (unless ``quiet``): the acceptance rate measured before the run."""
+    import sys
+    if quiet or not acceptance.get("pilot_deals"):
+        return
+    direct = acceptance.get("direct_class")
+    dealt = "" if direct is None else (f"; seat {direct['seat']}'s count class, {100 * direct['share']:.3g}% "
+                                       "of deals, dealt directly")
+    print(f"dokosim: conditions: {acceptance['pilot_deals']} deals in {acceptance['tries']:,} tries "
+          f"(acceptance {acceptance['acceptance']:.3g}{dealt})", file=sys.stderr, flush=True)

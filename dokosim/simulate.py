@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 
 from . import __version__
-from .conditions import DEFAULT_MAX_TRIES, ConditionError, Conditions, measure, parse_conditions
+from .conditions import (DEFAULT_MAX_TRIES, ConditionError, Conditions, measure, parse_conditions,
+                         report_acceptance)
 from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, mask_str, parse_card_type
 from .kernels import ensure_loop
 from .limits import MAX_DEALS
@@ -77,13 +78,14 @@ class SimulationPlan:
                if self.conditions else {}),
         }
 
-    def measure_conditions(self) -> None:
+    def measure_conditions(self, quiet: bool = True) -> None:
         """Deal the first deals under the conditions (conditions.measure) for the acceptance rate;
         ConditionError naming the measured rate if the condition is too rare to deal."""
         if self.conditions is not None and self.acceptance is None:
             from .engine.conditions import measure_acceptance
             ensure_loop(measure_acceptance, "the conditional deal")
-            self.acceptance = measure(self.control(), self.seed, self.deals, self.conditions.max_tries)
+            self.acceptance = measure(self.conditions, self.control(), self.seed, self.deals)
+            report_acceptance(self.acceptance, quiet)
 
 
 def parse_fixed_hand(fixed_hand, rules: Rules) -> tuple[int, int] | None:
@@ -315,7 +317,7 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
                                   "thread count")
         if out is not None and "://" not in str(out):
             check_directory(Path(out))
-        plan.measure_conditions()
+        plan.measure_conditions(quiet)
         from .distributed import simulate_on_dask
         return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
@@ -323,7 +325,7 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     # the output is checked (and the manifest written) before the strategies compile or a deal is played
     if out is not None:
         check_directory(Path(out))
-    plan.measure_conditions()
+    plan.measure_conditions(quiet)
     done = None if out is None else prepare(Path(out), plan.manifest())
     sim = Simulator(plan)
     n_chunks = -(-plan.deals // plan.chunk_size)

@@ -72,8 +72,17 @@ def _seat_outcome(df: pl.DataFrame, seat: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = DEFAULT_STRATEGY,
-           deals: int = 4000, seed: int = 0) -> dict:
-    """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints."""
+           deals: int = 4000, seed: int = 0, hands=None, where=None, where_path=None) -> dict:
+    """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints.
+
+    ``hands`` ({other seat: cards it holds at least}), ``where`` and ``where_path``: what you know
+    of the other hands (docs/conditions.md), e.g. ``where="trumps(1) == 0"``: only deals where
+    it holds are played. ``trumps(seat)`` counts the trumps of the option being rated.
+    """
+    if hands and seat in {int(s) for s in hands}:
+        raise StudyError(f"hands gives seat {seat}, which is yours (your hand is the one rated)")
+    conditions = {k: v for k, v in (("hands", hands), ("where", where), ("where_path", where_path))
+                  if v is not None}
     import inspect
 
     from dokosim.rules import rules_from_object
@@ -86,7 +95,10 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
     model, model_note = usable_model(strategy, rules)
     t0 = time.time()
     result = {"hand": mask_str(mask), "seat": seat, "dealer": dealer, "rules": rules.to_dict(),
-              "strategy": strategy, "deals": deals, "seed": seed, "options": {},
+              "strategy": strategy, "deals": deals, "seed": seed,
+              **({"conditions": {k: (v if k != "hands" else {str(s): c for s, c in v.items()})
+                                 for k, v in conditions.items()}} if conditions else {}),
+              "options": {},
               "model_shown": model is not None, "model_note": model_note}
     for opt in options(mask, rules):
         kw = {}
@@ -97,7 +109,8 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
         elif opt.endswith("_solo"):
             kw = {"contract": opt, "declarer": seat}
         try:
-            df = simulate(deals, seed, rules, strategy, dealer=dealer, fixed_hand=(seat, mask), **kw)
+            df = simulate(deals, seed, rules, strategy, dealer=dealer, fixed_hand=(seat, mask), **kw,
+                          **conditions)
         except (SimulationError, StrategyError) as exc:
             raise StudyError(str(exc)) from None
         score, win = _seat_outcome(df, seat)
