@@ -2,6 +2,7 @@
 exact hypergeometric values, reproducibility with a condition, errors in one line."""
 import json
 import math
+import sys
 import textwrap
 from math import comb
 
@@ -222,11 +223,37 @@ def test_a_user_predicate_from_where_path(tmp_path, monkeypatch):
         simulate(10, where_path="plain_cond:f")
 
 
+COUNT_COMPILATIONS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from numba.core.registry import CPUDispatcher
+from dokosim.simulate import simulate
+df = simulate(500, seed=5, strategy="simple", where_path="my_predicate:no_aces", where="trumps(0) >= 7")
+misses = {f"{name}.{attr}": value.stats.cache_misses for name, module in list(sys.modules.items())
+          if name.startswith("dokosim") for attr, value in vars(module).items()
+          if isinstance(value, CPUDispatcher) and value.stats.cache_misses}
+print(json.dumps({"rows": df.height, "misses": misses}))
+"""
+
+
+def test_a_where_path_predicate_compiles_the_users_code_only(tmp_path):
+    import subprocess
+    (tmp_path / "my_predicate.py").write_text(
+        "from numba import njit\n\n@njit\ndef no_aces(h0, h1, h2, h3):\n    return (h1 & 0x3003003003) == 0\n")
+    proc = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS, str(tmp_path)], capture_output=True,
+                          text=True, check=True)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result == {"rows": 500, "misses": {}}, proc.stderr
+    assert "compiling" not in proc.stderr
+
+
 def test_advise_takes_conditions_on_the_other_seats():
     from dokosim.studies.advise import advise
     hand = parse_hand("QC QC TH TH QS JC JS AD AD TD KD 9D")
     result = advise(hand, seat=0, strategy="simple", deals=200, where="trumps(1) == 0")
     assert result["conditions"] == {"where": "trumps(1) == 0"}
+    from dokosim.studies.advise import render
+    assert "given where trumps(1) == 0" in render(result)
     assert set(result["options"]) >= {"healthy", "queens_solo"}
 
 

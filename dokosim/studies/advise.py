@@ -181,6 +181,9 @@ def render(result: dict) -> str:
              f"{result['rules']}, strategy {result['strategy']}, {result['deals']} deals per option)",
              f"{'option':18} {'win chance':>10} {'95% interval':>15} {'exp. score':>10} {'95% interval':>17}"
              + (f" {'model P(win)':>12}" if result["model_shown"] else "")]
+    if result.get("conditions"):
+        given = "; ".join(f"{k} {v}" for k, v in result["conditions"].items())
+        lines.insert(1, f"given {given}  (docs/conditions.md)")
     for opt, e in result["options"].items():
         mw = f"{100 * e['model_win_chance']:11.1f}%" if "model_win_chance" in e else ""
         lines.append(f"{opt:18} {100 * e['win_chance']:9.1f}% "
