@@ -495,6 +495,18 @@ def parse_hands(hands, rules) -> dict[int, int]:
     return masks
 
 
+def manifest_conditions(manifest: dict) -> dict:
+    """The conditions of a dataset's manifest as simulate's keyword arguments (hands, where,
+    where_path; none for a dataset without conditions): to replay its deals (dokosim show)."""
+    entry = manifest.get("conditions")
+    if not isinstance(entry, dict):
+        return {}
+    hands = entry.get("hands") or None
+    if isinstance(hands, dict):
+        hands = {int(s) if str(s).isdigit() else s: cards for s, cards in hands.items()}
+    return {"hands": hands, "where": entry.get("where"), "where_path": entry.get("where_path")}
+
+
 def parse_conditions(hands=None, where=None, where_path=None, rules=None, contract=None,
                      max_tries=DEFAULT_MAX_TRIES) -> Conditions | None:
     """The run's conditions checked (None without any): ConditionError in one line naming the

@@ -8,11 +8,12 @@ from math import comb
 
 import numba
 import numpy as np
+import polars as pl
 import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from dokosim.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP, card_type, parse_hand
+from dokosim.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP, card_type, mask_str, parse_hand
 from dokosim.cli import main as cli
 from dokosim.conditions import ConditionError, parse_conditions
 from dokosim.dataset import read_manifest, scan
@@ -164,6 +165,21 @@ def test_resume_of_a_conditioned_dataset_gives_the_same_rows_and_checks_the_cond
         simulate(4_000, chunk_size=1_000, out=part, **{**KW, "where": "trumps(0) >= 9"})
     with pytest.raises(ValueError, match="conditions"):
         simulate(4_000, chunk_size=1_000, out=part, seed=9, strategy=KW["strategy"])
+
+
+def test_show_replays_a_deal_of_a_conditioned_dataset_with_its_conditions(tmp_path):
+    from dokosim.cli.show import dataset_record, session_record
+    from dokosim.session import simulate_sessions
+    out = simulate(50, out=tmp_path / "run", **KW)
+    row = scan(out).filter(pl.col("deal_id") == 17).collect()
+    record = dataset_record(out, 17)  # what `dokosim show DIR --deal-id 17` replays
+    assert [sorted(h.split()) for h in record["hands"]] == [sorted(mask_str(row[f"hand_{s}"][0]).split())
+                                                              for s in range(4)]
+    sessions = simulate_sessions(3, seed=2, strategy="simple", where="trumps(2) >= 8", out=tmp_path / "s")
+    rows = scan(sessions).filter((pl.col("session_id") == 1) & (pl.col("deal_number") == 5)).collect()
+    record = session_record(sessions, 1, 5)
+    assert [sorted(h.split()) for h in record["hands"]] == [sorted(mask_str(rows[f"hand_{s}"][0]).split())
+                                                              for s in range(4)]
 
 
 def test_dask_gives_the_in_process_conditioned_rows():
@@ -321,3 +337,18 @@ def test_the_cli_reports_the_acceptance_rate(tmp_path):
     assert "conditions: 500 deals in" in result.output and "dealt directly" in result.output
     info = json.loads(result.output.strip().splitlines()[-1])
     assert info["deals"] == 500
+
+
+def test_the_docs_predicate_and_examples_run_as_written(tmp_path, monkeypatch):
+    import re
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "conditions.md").read_text()
+    block = re.search(r"```python\n# file: my_conditions.py.*?\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "my_conditions.py").write_text(block)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    df = simulate(300, seed=1, where_path="my_conditions:long_clubs")
+    assert (count(hands_of(df)[:, 1], int(CLASS_MASK[SCHEME_NORMAL, 0])) >= 5).all()
+    examples = re.search(r"Examples:\n\n```\n(.*?)```", text, re.S).group(1)
+    for line in examples.strip().splitlines():
+        where = re.split(r"\s{3,}", line.strip())[0]
+        assert simulate(20, seed=1, where=where).height == 20, where
