@@ -19,8 +19,21 @@ from fractions import Fraction
 
 import numpy as np
 
-from .cards import (CLASS_MASK, NINES_MASK, RANKS, SCHEME_NAMES, SCHEME_NORMAL, SOLO_KINDS, SOLO_SCHEME,
-                    SUIT_NAMES, SUITS, TRUMP, mask_str, parse_card_type, type_name)
+from .cards import (
+    CLASS_MASK,
+    NINES_MASK,
+    RANKS,
+    SCHEME_NAMES,
+    SCHEME_NORMAL,
+    SOLO_KINDS,
+    SOLO_SCHEME,
+    SUIT_NAMES,
+    SUITS,
+    TRUMP,
+    mask_str,
+    parse_card_type,
+    type_name,
+)
 from .validation import SimulationError
 
 DEFAULT_MAX_TRIES = 10_000_000
@@ -44,7 +57,7 @@ _EYES = (11, 10, 4, 3, 2, 0)
 def scheme_index(name: str) -> int:
     """The trump scheme of a contract name (``normal``, ``diamonds``, ``queens``, ``hearts_solo``...)."""
     key = name.strip().lower()
-    key = key[:-len("_solo")] if key.endswith("_solo") else key
+    key = key.removesuffix("_solo")
     if key in ("normal", "marriage", "poverty", "silent_marriage"):
         return SCHEME_NORMAL
     if key in SOLO_KINDS:
@@ -202,7 +215,7 @@ class _Parser:
     def card(self, name, value) -> int:
         try:
             if not isinstance(value, str):
-                raise ValueError(value)
+                raise ValueError(value)  # noqa: TRY004  (caught below)
             return parse_card_type(value)
         except ValueError:
             raise self.error(f"{name}(): {value!r} is not a card; a card is a rank A T K Q J 9 (or 10) "
@@ -211,7 +224,7 @@ class _Parser:
     def scheme_arg(self, name, value) -> int:
         try:
             if not isinstance(value, str):
-                raise ValueError(value)
+                raise ValueError(value)  # noqa: TRY004  (caught below)
             return scheme_index(value)
         except ValueError:
             raise self.error(f"{name}(): {value!r} is not a trump scheme; valid: normal, "
@@ -359,10 +372,10 @@ class Conditions:
         best = None
         for (seat, mask), allowed in groups.items():
             fixed = self.hands.get(seat, 0)
-            placed_in = bin(fixed & mask).count("1")
-            slots = self.hand_size - bin(fixed).count("1")
+            placed_in = (fixed & mask).bit_count()
+            slots = self.hand_size - (fixed).bit_count()
             cls = free & mask
-            n_all, k_cls = bin(free).count("1"), bin(cls).count("1")
+            n_all, k_cls = (free).bit_count(), (cls).bit_count()
             pmf = [Fraction(math.comb(k_cls, x) * math.comb(n_all - k_cls, slots - x), math.comb(n_all, slots))
                    if 0 <= slots - x <= n_all - k_cls and x <= k_cls else Fraction(0)
                    for x in range(slots + 1)]
@@ -381,7 +394,7 @@ class Conditions:
             acc += p
             cdf.append(int(acc / total * (1 << 53)))
         cdf = (cdf + [1 << 53] * 13)[:13]
-        cdf = [c if c < (1 << 53) else 1 << 53 for c in cdf]
+        cdf = [min(c, 1 << 53) for c in cdf]
         if kept:  # the last count that may be drawn ends the table
             last = max(x for x, p in enumerate(kept) if p)
             for x in range(last, 13):
@@ -408,7 +421,7 @@ class Conditions:
         for s in range(4):
             fixed = self.hands.get(s, 0)
             put(ec.K_FIXED + s, fixed)
-            put(ec.K_SLOTS + s, self.hand_size - bin(fixed).count("1"))
+            put(ec.K_SLOTS + s, self.hand_size - (fixed).bit_count())
             put(ec.K_HALF + s, self.half_mask(s))
         direct = self.direct_class()
         put(ec.K_DIRECT_SEAT, -1 if direct is None else direct[0])
@@ -439,7 +452,7 @@ class Conditions:
     def is_fixed_hand(self) -> bool:
         """One seat's whole hand and nothing else: the case ``fixed_hand`` deals (its rows kept)."""
         return (len(self.hands) == 1 and self.where is None and self.where_path is None
-                and bin(next(iter(self.hands.values()))).count("1") == self.hand_size)
+                and next(iter(self.hands.values())).bit_count() == self.hand_size)
 
 
 def parse_hands(hands, rules) -> dict[int, int]:
@@ -562,7 +575,7 @@ def predicate_address(spec: str) -> int:
         return 1 if fn(h0, h1, h2, h3) else 0
     try:
         compiled = cfunc("int64(int64, int64, int64, int64)", **ENTRY_OPTIONS)(entry)
-    except Exception as exc:  # numba's typing errors are many lines: the first says what
+    except Exception as exc:  # noqa: BLE001  numba's typing errors are many lines: the first says what
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) does not compile: {first}") from None
     _PREDICATES[spec] = compiled

@@ -27,6 +27,7 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
+from .conditions import parse_conditions
 from .limits import MAX_DEALS
 from .outputs import writing
 from .rules import Rules, rules_from_object
@@ -314,6 +315,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                        TournamentError)
     check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)", TournamentError)
     rules = rules_from_object(rules)
+    parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
     directory = _check_out(out)
     start = time.perf_counter()
     total = np.zeros((int(deals), len(names)))

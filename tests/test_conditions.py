@@ -13,7 +13,14 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from dokosim.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP, card_type, mask_str, parse_hand
+from dokosim.cards import (
+    CLASS_MASK,
+    SCHEME_NORMAL,
+    TRUMP,
+    card_type,
+    mask_str,
+    parse_hand,
+)
 from dokosim.cli import main as cli
 from dokosim.conditions import ConditionError, parse_conditions
 from dokosim.dataset import read_manifest, scan
@@ -182,15 +189,6 @@ def test_show_replays_a_deal_of_a_conditioned_dataset_with_its_conditions(tmp_pa
                                                               for s in range(4)]
 
 
-def test_dask_gives_the_in_process_conditioned_rows():
-    distributed = pytest.importorskip("distributed")
-    reference = simulate(3_000, chunk_size=1_000, **KW)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  protocol="tcp", dashboard_address=":0") as lc:
-        frame = simulate(3_000, chunk_size=1_000, scheduler=lc.scheduler_address, **KW)
-    assert_frame_equal(frame, reference)
-
-
 def test_sessions_tournaments_and_probes_take_conditions():
     from dokosim.call_probe import probe_calls
     from dokosim.session import simulate_sessions
@@ -343,12 +341,12 @@ def test_the_docs_predicate_and_examples_run_as_written(tmp_path, monkeypatch):
     import re
     from pathlib import Path
     text = (Path(__file__).parent.parent / "docs" / "conditions.md").read_text()
-    block = re.search(r"```python\n# file: my_conditions.py.*?\n(.*?)```", text, re.S).group(1)
+    block = re.search(r"```python\n# file: my_conditions.py.*?\n(.*?)```", text, re.DOTALL).group(1)
     (tmp_path / "my_conditions.py").write_text(block)
     monkeypatch.syspath_prepend(str(tmp_path))
     df = simulate(300, seed=1, where_path="my_conditions:long_clubs")
     assert (count(hands_of(df)[:, 1], int(CLASS_MASK[SCHEME_NORMAL, 0])) >= 5).all()
-    examples = re.search(r"Examples:\n\n```\n(.*?)```", text, re.S).group(1)
+    examples = re.search(r"Examples:\n\n```\n(.*?)```", text, re.DOTALL).group(1)
     for line in examples.strip().splitlines():
         where = re.split(r"\s{3,}", line.strip())[0]
         assert simulate(20, seed=1, where=where).height == 20, where

@@ -91,8 +91,8 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
         if rows.height:
             return json.loads(rows["record"][0])
     # replay (seed, deal_id) with the manifest's settings
-    from ..records import record_from_row
     from ..conditions import manifest_conditions
+    from ..records import record_from_row
     from ..simulate import Simulator, make_plan
     try:
         params = {seat: p for seat, p in enumerate(manifest["params"])}
@@ -135,8 +135,8 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
                                        & (pl.col("deal_number") == deal_number)).select("record").collect())
         if rows.height:
             return json.loads(rows["record"][0])
-    from ..records import session_records
     from ..conditions import manifest_conditions
+    from ..records import session_records
     from ..session import SessionSimulator, make_session_plan
     try:
         plan = make_session_plan(manifest["rounds"], manifest["seed"], manifest["rules"],

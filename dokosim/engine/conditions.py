@@ -125,9 +125,7 @@ def condition_holds(control, hands):
     if n > 0 and stack[0] == 0:
         return False
     addr = control[K_PREDICATE]
-    if addr != 0 and call_predicate(addr, hands[0], hands[1], hands[2], hands[3]) == 0:
-        return False
-    return True
+    return addr == 0 or call_predicate(addr, hands[0], hands[1], hands[2], hands[3]) != 0
 
 
 @decision_kernel
