@@ -18,6 +18,7 @@ import numba
 import numpy as np
 import polars as pl
 
+from .conditions import DEFAULT_MAX_TRIES
 from .simulate import SimulationError, make_plan
 from .validation import check_bool, check_threads
 from .kernels import ensure_loop
@@ -41,7 +42,8 @@ def parse_level(level) -> int:
 
 def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="heuristic", *,
                 params=None, threads=None, chunk_size: int = PROBE_CHUNK, quiet=True,
-                probes_only=True) -> pl.DataFrame:
+                probes_only=True, hands=None, where=None, where_path=None,
+                max_tries=DEFAULT_MAX_TRIES) -> pl.DataFrame:
     """Play ``deals`` deals to a call opportunity of ``level`` and on both ways; one row per probe.
 
     Columns (see docs/simulate.md, "Call probes"): ``deal_id``, ``level``, ``seat`` (the caller),
@@ -53,15 +55,18 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     ``success`` (what the call promises was reached: the win for Re/Kontra, the opponents under
     90/60/30 eyes, or without a trick), ``win``, ``eyes_side``, ``level_opp`` (the other side's
     final call level) and ``value`` (the game value). ``probes_only=False`` keeps the deals
-    without an opportunity (seat -1). Rows depend only on (seed, deal_id).
+    without an opportunity (seat -1). Rows depend only on (seed, deal_id). ``hands``, ``where``,
+    ``where_path``: conditions on the deal, as for ``simulate`` (docs/conditions.md).
     """
     lv = parse_level(level)
-    plan = make_plan(deals, seed, rules, strategy, params, chunk_size=chunk_size)
+    plan = make_plan(deals, seed, rules, strategy, params, chunk_size=chunk_size, hands=hands, where=where,
+                     where_path=where_path, max_tries=max_tries)
     threads = check_threads(threads)
     check_bool("quiet", quiet)
     probes_only = check_bool("probes_only", probes_only)
     if threads is not None:
         numba.set_num_threads(threads)
+    plan.measure_conditions(quiet)
     module = simulation_kernel()
     table, strategy_ids = strategy_table(plan.strategies)
     param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)

@@ -75,7 +75,8 @@ class ManifestMismatch(DatasetError):
 
 
 IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "strategies", "params", "dealer",
-                 "contract", "declarer", "compulsory", "calls", "keep_play", "schema_version", "fixed_hand")
+                 "contract", "declarer", "compulsory", "calls", "keep_play", "schema_version", "fixed_hand",
+                 "conditions")
 _CHUNK_NAME = re.compile(r"part-(\d{6,})\.parquet")
 
 

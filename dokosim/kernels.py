@@ -69,6 +69,7 @@ class Kernel:
 def _deal_loop():
     from .simulate import simulate
     simulate(8, seed=0, strategy="random,simple,random,simple", quiet=True)
+    simulate(8, seed=0, strategy="random", quiet=True, where="trumps(0) >= 0")  # the conditional deal
 
 
 # one deal as GAME_RECORD.md writes it (the first of examples/records.jsonl), to compile the replay

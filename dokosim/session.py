@@ -20,7 +20,9 @@ import polars as pl
 from . import __version__
 from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_chunk
 from .rules import Rules, rules_from_object
-from .simulate import SimulationError, _progress, seat_parameters
+from .conditions import DEFAULT_MAX_TRIES, Conditions, measure, parse_conditions, report_acceptance
+from .outputs import check_directory
+from .simulate import SimulationError, _progress, check_dealt, seat_parameters
 from .kernels import ensure_loop
 from .limits import MAX_ROUNDS
 from .strategies.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
@@ -29,7 +31,8 @@ from .validation import check_bool, check_int, check_optional_int, check_path, c
 SESSION_SCHEMA_VERSION = 1
 DEFAULT_SESSION_CHUNK = 20_000
 SESSION_KEYS = ("kind", "schema_version", "seed", "rounds", "deals_per_session", "players",
-                "chunk_size", "rules", "strategies", "params", "compulsory", "calls", "keep_play")
+                "chunk_size", "rules", "strategies", "params", "compulsory", "calls", "keep_play",
+                "conditions")
 # the kernel's row layout (sim_loop.SESSION_COLUMNS); per-player blocks have five slots
 _COMMON_TYPES = {
     "session_id": pl.Int64, "deal_number": pl.Int16, "dealer": pl.Int8,
@@ -64,14 +67,20 @@ class SessionPlan:
     calls: bool = True
     chunk_size: int = DEFAULT_SESSION_CHUNK
     keep_play: bool = False  # each deal's game record in the dataset's ``record`` column
+    conditions: Conditions | None = None  # conditions on every deal (dokosim.conditions)
+    acceptance: dict | None = None  # measured before the run, for the manifest
 
     @property
     def players(self) -> int:
         return 5 if self.rules.five_players else 4
 
     def control(self) -> np.ndarray:
-        """sim_loop's control vector: no forced contract, no fixed hand, calls and kept play as asked."""
-        return np.array([-1, -1, 0, 0, int(self.calls), int(self.keep_play), -1, 0], dtype=np.int64)
+        """sim_loop's control vector: no forced contract, no fixed hand, calls and kept play as asked,
+        and the conditions' block."""
+        control = np.array([-1, -1, 0, 0, int(self.calls), int(self.keep_play), -1, 0], dtype=np.int64)
+        if self.conditions is None:
+            return control
+        return np.concatenate([control, self.conditions.block()])
 
     def manifest(self) -> dict:
         return {
@@ -82,12 +91,15 @@ class SessionPlan:
             "strategies": [s.name for s in self.strategies],
             "params": [s.params for s in self.strategies], "compulsory": self.compulsory,
             "calls": self.calls, "keep_play": self.keep_play,
+            **({"conditions": self.conditions.manifest(), "conditions_acceptance": self.acceptance}
+               if self.conditions else {}),
         }
 
 
 def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random", params=None,
                       deals=None, compulsory=True, calls=True,
-                      chunk_size=DEFAULT_SESSION_CHUNK, keep_play=False) -> SessionPlan:
+                      chunk_size=DEFAULT_SESSION_CHUNK, keep_play=False, hands=None, where=None,
+                      where_path=None, max_tries=DEFAULT_MAX_TRIES) -> SessionPlan:
     """Validate simulate_sessions' arguments into a plan: SessionError (StrategyError for a
     strategy or its parameters, RulesError for the rules) naming the bad argument, its value and
     what is valid (dokosim.validation)."""
@@ -113,7 +125,12 @@ def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     if compulsory and not rules.solos:
         raise SessionError("compulsory solos need at least one solo kind in rules option 'solos' "
                            "(or compulsory=False)")
-    return SessionPlan(rounds, seed, rules, strategies, deals, compulsory, calls, chunk_size, keep_play)
+    conditions = parse_conditions(hands, where, where_path, rules, None, max_tries)
+    if conditions is not None and players == 5:
+        raise SessionError("conditions (hands, where, where_path) need four players: with five_players "
+                           "the seats of a deal move with the dealer")
+    return SessionPlan(rounds, seed, rules, strategies, deals, compulsory, calls, chunk_size, keep_play,
+                       conditions)
 
 
 def session_columns(players: int) -> list[str]:
@@ -156,6 +173,9 @@ class SessionSimulator:
             loop(self.module.MODE_SESSIONS, self.plan.seed, first, n, n_blocks, self.plan.players,
                  self.plan.deals_per_session, int(self.plan.compulsory), 0, self.control, self.rules,
                  self.strategy_table, self.strategy_ids, self.params, out, self._plays, self._calls)
+            if self.plan.conditions is not None:
+                index = self.module.SESSION_COLUMNS.index
+                check_dealt(out[:, index("redeals")], out[:, index("session_id")], self.plan.conditions.max_tries)
         return out
 
     def logs(self, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -185,7 +205,8 @@ class SessionSimulator:
 
 def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random", *, deals=None,
                       compulsory=True, calls=True, params=None, out=None, threads=None,
-                      chunk_size: int = DEFAULT_SESSION_CHUNK, quiet=True, keep_play=False):
+                      chunk_size: int = DEFAULT_SESSION_CHUNK, quiet=True, keep_play=False, hands=None,
+                      where=None, where_path=None, max_tries=DEFAULT_MAX_TRIES):
     """Play ``rounds`` sessions (tournament rounds) of ``deals`` deals each (default 24, 30 with
     five players); one row per played deal. Rows depend only on (seed, session_id).
 
@@ -195,15 +216,25 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     polars DataFrame; with ``out`` writes a Parquet dataset there (``chunk_size`` sessions per
     file), resuming an interrupted run, and returns its path. ``keep_play`` adds a ``record``
     column: each deal's game record (GAME_RECORD.md), which ``dokosim score`` scores as the row.
+    ``hands``, ``where``, ``where_path``: conditions every deal of every session satisfies, as
+    for ``simulate`` (docs/conditions.md; four players only).
     """
     plan = make_session_plan(rounds, seed, rules, strategy, params, deals, compulsory, calls, chunk_size,
-                              keep_play)
+                              keep_play, hands, where, where_path, max_tries)
     threads = check_threads(threads, SessionError)
     check_path("out", out, SessionError)
     check_bool("quiet", quiet, SessionError)
     if threads is not None:
         numba.set_num_threads(threads)
     # the output is checked (and the manifest written) before the strategies compile or a deal is played
+    if out is not None:
+        check_directory(Path(out))
+    if plan.conditions is not None:
+        from .engine.conditions import measure_acceptance
+        ensure_loop(measure_acceptance, "the conditional deal")
+        plan.acceptance = measure(plan.conditions, plan.control(), plan.seed,
+                                  plan.rounds * plan.deals_per_session)
+        report_acceptance(plan.acceptance, quiet)
     done = None if out is None else prepare(Path(out), plan.manifest(), SESSION_KEYS)
     sim = SessionSimulator(plan)
     n_chunks = -(-plan.rounds // plan.chunk_size)

@@ -13,6 +13,7 @@ from dokosim.cards import (
     card_type,
 )
 from dokosim.engine.bits import nth_set_bit, popcount
+from dokosim.engine.conditions import K_ON, deal_conditioned
 from dokosim.engine.deal import (
     NORMAL_TRUMPS, deal_hands, exchange_cards, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
@@ -184,7 +185,8 @@ def run_poverty(poor, dealer, strategies, strategy_ids, params, st, hands, rules
 def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
                st, hands, hands0, deck, power, fclass, cmask, rng, choices, contract_out, poverty):
     """Deal deal ``deal_id`` (its random stream), resolve the contract and set up ``st`` for the
-    first card. Returns (contract, redeals).
+    first card. Returns (contract, redeals); redeals is -1 when the run's condition
+    (control[K_ON], engine/conditions.py) found no deal within its tries.
 
     A redeal (throw-in, a poverty nobody takes) deals again from (seed, deal_id, attempt + 1)
     with the same dealer. Sessions only: ``owe_mask`` marks the seats that still owe their
@@ -197,9 +199,14 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
     fixed_seat = control[CTL_FIXED_SEAT]
     poverty[0] = -1
     attempt = 0
+    given_up = False  # a condition's tries ran out: the deal is marked (redeals -1)
     while True:
         seed_stream(rng, seed, deal_id, attempt)
-        deal_hands(rng, deck, hands, dealer, rules[R_NO_NINES])
+        if control.shape[0] > K_ON and control[K_ON]:  # a condition (engine/conditions.py)
+            if deal_conditioned(rng, control, hands) < 0:
+                given_up = True
+        else:
+            deal_hands(rng, deck, hands, dealer, rules[R_NO_NINES])
         if fixed_seat >= 0:
             fix_hand(rng, hands, fixed_seat, control[CTL_FIXED_HAND])
         for s in range(4):
@@ -260,7 +267,7 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
     if contract == C_POVERTY:
         setup_poverty(st, declarer, poverty[0], poverty[3])
     apply_piglets(st, hands, rules, power)
-    return contract, attempt
+    return contract, -1 if given_up else attempt
 
 
 @inline_kernel

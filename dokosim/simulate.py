@@ -10,11 +10,14 @@ import numpy as np
 import polars as pl
 
 from . import __version__
+from .conditions import (DEFAULT_MAX_TRIES, ConditionError, Conditions, measure, parse_conditions,
+                         report_acceptance)
 from .cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, mask_str, parse_card_type
 from .kernels import ensure_loop
 from .limits import MAX_DEALS
 from .dataset import SCHEMA_VERSION, frame_from_rows, prepare, write_chunk
-from .engine.layout import MAX_CALL_LOG, OUT_LEN
+from .engine.layout import MAX_CALL_LOG, O_DEAL_ID, O_REDEALS, OUT_LEN
+from .outputs import check_directory
 from .rules import Rules, rules_from_object
 from .strategies.registry import (MAX_PARAMS, Strategy, StrategyError, param_specs, resolve, simulation_kernel,
                                   strategy_table)
@@ -41,6 +44,8 @@ class SimulationPlan:
     keep_play: bool = False
     chunk_size: int = DEFAULT_CHUNK
     fixed_hand: tuple[int, int] | None = None  # (seat, 48-bit hand mask)
+    conditions: Conditions | None = None  # hands / where / where_path (dokosim.conditions)
+    acceptance: dict | None = None  # measured before the run (conditions.measure), for the manifest
 
     def control(self) -> np.ndarray:
         """The control vector of sim_loop (CTL_*)."""
@@ -52,9 +57,12 @@ class SimulationPlan:
         elif self.contract is not None:
             forced = C_SOLO_BASE + SOLO_KINDS.index(self.contract[:-len("_solo")])
         fixed_seat, fixed_mask = self.fixed_hand if self.fixed_hand is not None else (-1, 0)
-        return np.array([-1 if self.dealer is None else self.dealer, forced, self.declarer,
-                         int(self.compulsory), int(self.calls), int(self.keep_play), fixed_seat,
-                         fixed_mask], dtype=np.int64)
+        control = np.array([-1 if self.dealer is None else self.dealer, forced, self.declarer,
+                            int(self.compulsory), int(self.calls), int(self.keep_play), fixed_seat,
+                            fixed_mask], dtype=np.int64)
+        if self.conditions is None:
+            return control
+        return np.concatenate([control, self.conditions.block()])
 
     def manifest(self) -> dict:
         return {
@@ -66,7 +74,18 @@ class SimulationPlan:
             "compulsory": self.compulsory, "calls": self.calls, "keep_play": self.keep_play,
             **({"fixed_hand": [self.fixed_hand[0], self.fixed_hand[1]],
                 "fixed_hand_cards": mask_str(self.fixed_hand[1])} if self.fixed_hand else {}),
+            **({"conditions": self.conditions.manifest(), "conditions_acceptance": self.acceptance}
+               if self.conditions else {}),
         }
+
+    def measure_conditions(self, quiet: bool = True) -> None:
+        """Deal the first deals under the conditions (conditions.measure) for the acceptance rate;
+        ConditionError naming the measured rate if the condition is too rare to deal."""
+        if self.conditions is not None and self.acceptance is None:
+            from .engine.conditions import measure_acceptance
+            ensure_loop(measure_acceptance, "the conditional deal")
+            self.acceptance = measure(self.conditions, self.control(), self.seed, self.deals)
+            report_acceptance(self.acceptance, quiet)
 
 
 def parse_fixed_hand(fixed_hand, rules: Rules) -> tuple[int, int] | None:
@@ -112,7 +131,8 @@ def parse_fixed_hand(fixed_hand, rules: Rules) -> tuple[int, int] | None:
 
 def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=None, dealer=None,
               contract=None, declarer=0, compulsory=False, calls=True, keep_play=False,
-              chunk_size=DEFAULT_CHUNK, fixed_hand=None) -> SimulationPlan:
+              chunk_size=DEFAULT_CHUNK, fixed_hand=None, hands=None, where=None, where_path=None,
+              max_tries=DEFAULT_MAX_TRIES) -> SimulationPlan:
     """Validate simulate's arguments into a plan: SimulationError (StrategyError for a strategy
     or its parameters, RulesError for the rules) naming the bad argument, its value and what is
     valid (dokosim.validation)."""
@@ -144,8 +164,26 @@ def make_plan(deals: int, seed: int = 0, rules="ddv", strategy="random", params=
     if contract is not None and contract.endswith("_solo"):
         check_solo_allowed(contract, declarer, rules)
     fixed = parse_fixed_hand(fixed_hand, rules)
+    fixed, conditions = merge_conditions(fixed, hands, where, where_path, rules, contract, max_tries)
     return SimulationPlan(deals, seed, rules, strategies, dealer, contract, declarer, compulsory, calls,
-                          keep_play, chunk_size, fixed)
+                          keep_play, chunk_size, fixed, conditions)
+
+
+def merge_conditions(fixed, hands, where, where_path, rules, contract, max_tries):
+    """(fixed_hand, Conditions): ``fixed_hand`` joins the other conditions as that seat's whole
+    hand; one seat's whole hand alone stays a fixed hand (dealt as fixed_hand always was, so its
+    rows do not change)."""
+    if fixed is not None and (hands or where is not None or where_path is not None):
+        hands = dict(hands or {})
+        if fixed[0] in hands or str(fixed[0]) in hands:
+            raise ConditionError(f"fixed_hand and hands both give seat {fixed[0]}; give it once")
+        hands[fixed[0]] = fixed[1]
+        fixed = None
+    conditions = parse_conditions(hands, where, where_path, rules, contract, max_tries)
+    if conditions is not None and conditions.is_fixed_hand():
+        (seat, mask), = conditions.hands.items()
+        return (seat, mask), None
+    return fixed, conditions
 
 
 def seat_parameters(params, names: list[str], players: int, error=SimulationError) -> list[dict]:
@@ -176,6 +214,15 @@ def check_solo_allowed(contract: str, declarer: int, rules: Rules) -> None:
         raise SimulationError(f"contract={contract!r} is not valid: these rules do not allow a "
                               f"{contract[:-len('_solo')]} solo (rules option solos={list(rules.solos)}); "
                               f"valid: {', '.join(['normal', 'marriage', *allowed])}")
+
+
+def check_dealt(redeals: np.ndarray, deal_ids: np.ndarray, max_tries: int) -> None:
+    """ConditionError if a deal of a conditioned run found no matching deal in its tries (the
+    loop marks it with redeals -1), before its chunk is written."""
+    bad = np.flatnonzero(redeals < 0)
+    if bad.size:
+        raise ConditionError(f"deal {int(deal_ids[bad[0]])} found no deal matching the condition in "
+                             f"{max_tries:,} tries; the condition is too rare (raise max_tries)")
 
 
 class Simulator:
@@ -213,6 +260,8 @@ class Simulator:
             loop = ensure_loop(self.module.run_chunk, "the deal loop")
             loop(self.module.MODE_SIMULATE, self.plan.seed, first, n, n_blocks, 4, 1, 0, 0, self.control,
                  self.rules, self.strategy_table, self.strategy_ids, self.params, out, plays, calls)
+            if self.plan.conditions is not None:
+                check_dealt(out[:, O_REDEALS], out[:, O_DEAL_ID], self.plan.conditions.max_tries)
         return out, plays, calls
 
     def frame(self, first: int, n: int) -> pl.DataFrame:
@@ -235,7 +284,7 @@ def _progress(total: int, quiet: bool, initial: int = 0):
 def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=None, threads=None,
              chunk_size: int = DEFAULT_CHUNK, params=None, dealer=None, contract=None, declarer=0,
              compulsory=False, calls=True, keep_play=False, quiet=True, scheduler=None, cluster=None,
-             fixed_hand=None):
+             fixed_hand=None, hands=None, where=None, where_path=None, max_tries=DEFAULT_MAX_TRIES):
     """Deal and play ``deals`` deals; each row depends only on (seed, deal_id).
 
     ``strategy``: a name for all seats, ``"a,b,c,d"`` or a list of four.
@@ -248,10 +297,15 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     ``cluster`` (``"local:N"``) runs the chunks on Dask workers instead, with
     the same rows (see ``dokosim.distributed``). ``fixed_hand=(seat, hand)``: that seat
     always holds exactly ``hand`` (a 48-bit mask or cards like ``"QC QC TH ..."``); the
-    other cards are dealt at random from (seed, deal_id).
+    other cards are dealt at random from (seed, deal_id). Conditions (docs/conditions.md):
+    ``hands={seat: "QC TH ..."}`` (each seat holds at least these cards), ``where`` (an
+    expression such as ``"trumps(0) >= 9 and has(2, 'TH')"``), ``where_path`` (``"module:function"``,
+    an ``@njit`` predicate of the four hand masks): only deals that satisfy all of them are
+    played, each still depending only on (seed, deal_id, conditions); a condition too rare to
+    deal in ``max_tries`` tries ends with ConditionError naming the measured acceptance rate.
     """
     plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
-                     calls, keep_play, chunk_size, fixed_hand)
+                     calls, keep_play, chunk_size, fixed_hand, hands, where, where_path, max_tries)
     threads = check_threads(threads)
     check_path("out", out)
     check_bool("quiet", quiet)
@@ -261,11 +315,17 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         if threads is not None:
             raise SimulationError("threads applies to in-process runs; Dask workers use their own "
                                   "thread count")
+        if out is not None and "://" not in str(out):
+            check_directory(Path(out))
+        plan.measure_conditions(quiet)
         from .distributed import simulate_on_dask
         return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
         numba.set_num_threads(threads)
     # the output is checked (and the manifest written) before the strategies compile or a deal is played
+    if out is not None:
+        check_directory(Path(out))
+    plan.measure_conditions(quiet)
     done = None if out is None else prepare(Path(out), plan.manifest())
     sim = Simulator(plan)
     n_chunks = -(-plan.deals // plan.chunk_size)

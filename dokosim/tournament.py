@@ -27,6 +27,7 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
+from .conditions import parse_conditions
 from .limits import MAX_DEALS
 from .outputs import writing
 from .rules import Rules, rules_from_object
@@ -274,7 +275,7 @@ def _write_info(directory: Path, info: dict) -> None:
 
 def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", params=None,
                threads=None, quiet: bool = True, out=None, scheduler=None,
-               cluster=None) -> TournamentResult:
+               cluster=None, hands=None, where=None, where_path=None) -> TournamentResult:
     """Play a duplicate tournament of 2 or 4 strategies over ``deals`` deals.
 
     Every seating (``seatings(len(strategies))``) plays the same deals with
@@ -287,7 +288,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     RulesError on bad arguments, each naming the argument and what is valid
     (docs/tournament.md). ``scheduler`` (a dask.distributed address) or ``cluster``
     (``"local:N"``, one LocalCluster for all seatings) run the seatings on Dask
-    workers, with the same rows and results as in process.
+    workers, with the same rows and results as in process. ``hands``, ``where``, ``where_path``:
+    conditions on the deal, as for ``simulate`` (docs/conditions.md): every seating plays the
+    same conditioned deals.
     """
     from .simulate import simulate
     from .strategies.registry import param_specs
@@ -312,6 +315,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                        TournamentError)
     check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)", TournamentError)
     rules = rules_from_object(rules)
+    parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
     directory = _check_out(out)
     start = time.perf_counter()
     total = np.zeros((int(deals), len(names)))
@@ -321,7 +325,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
         for index, seating in enumerate(_progress(plan, quiet)):
             frame = simulate(int(deals), seed, rules, [names[k] for k in seating], threads=threads,
                              params=seat_params(seating, names, tags, params), quiet=True,
-                             scheduler=address)
+                             scheduler=address, hands=hands, where=where, where_path=where_path)
             frame = _label_frame(frame, index, [tags[k] for k in seating])
             if directory is not None:
                 _write_seating(directory, index, frame)
@@ -334,6 +338,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                               time.perf_counter() - start, plan)
     if directory is not None:
         info = {**result.to_dict(), "names": names, "params": {str(k): v for k, v in params.items()},
+                "conditions": {"hands": hands, "where": where, "where_path": where_path},
                 "seating_strategies": [[tags[k] for k in s] for s in plan]}
         _write_info(directory, info)
     return result

@@ -1,6 +1,6 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver,conditions]
 
 Compiles scripts/c_floor.c with gcc, runs it on one core, then times dokosim's
 own kernels (the ones every user run goes through) and prints each figure with
@@ -204,11 +204,66 @@ def bench_solver(n_start, n_six):
               f"({len(ms)} deals; goal: median <= {goal} ms)")
 
 
+def bench_conditions(floor, n, passes=4):
+    """Issue 17: deals/s under ``trumps(0) >= 9`` (dealt directly) against no condition, and the
+    same condition by rejection alone, random play at all seats on one thread. CPU time per
+    deal (time.process_time, which other load on a shared machine disturbs less than wall
+    time), the passes alternating, the best of each; the ratio is the acceptance figure."""
+    import numba
+
+    from dokosim.simulate import Simulator, make_plan
+    numba.set_num_threads(1)
+    kinds = {"no condition": {}, "trumps(0) >= 9 (direct)": {"where": "trumps(0) >= 9"},
+             "trumps(0) + 0 >= 9 (rejection only)": {"where": "trumps(0) + 0 >= 9"},
+             "trumps(0) >= 11 (direct; 0.26% of deals)": {"where": "trumps(0) >= 11"}}
+    sims = {}
+    for label, kw in kinds.items():
+        plan = make_plan(n, seed=1, strategy="random", **kw)
+        sims[label] = Simulator(plan)
+        sims[label].rows(0, 1000)  # compile / warm
+    best = dict.fromkeys(kinds, float("inf"))
+    chunk = 100_000
+    for _ in range(passes):
+        for label, sim in sims.items():
+            t = time.process_time()
+            for first in range(0, n, chunk):
+                sim.rows(first, min(chunk, n - first))
+            best[label] = min(best[label], time.process_time() - t)
+    base = n / best["no condition"]
+    for label in kinds:
+        rate = n / best[label]
+        print(f"conditions: {label:46} {rate:12,.0f} deals/CPU-s  ratio to unconditioned {rate / base:6.3f}"
+              f"  (to C floor {rate / floor:6.3f})")
+    print(f"{'':58} (acceptance: trumps(0) >= 9 at least 1/4 of the unconditioned rate)")
+    import importlib
+    import sys
+    import tempfile
+    import textwrap
+    from pathlib import Path
+
+    from dokosim.conditions import predicate_address
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "bench_predicate.py").write_text(textwrap.dedent("""
+            from numba import njit
+
+            @njit
+            def no_aces(h0, h1, h2, h3):
+                return (h1 & 0x3003003003) == 0
+            """))
+        sys.path.insert(0, tmp)
+        importlib.invalidate_caches()
+        t = time.perf_counter()
+        predicate_address("bench_predicate:no_aces")
+        print(f"conditions: compiling a --where-path predicate (the user's code only): "
+              f"{time.perf_counter() - t:.2f} s")
+        sys.path.remove(tmp)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver)")
+                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver, conditions)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -241,6 +296,8 @@ def main():
         bench_pimc(floor, max(4, int(40 * scale)))
     if "dask" in only:
         bench_dask(floor, int(20_000_000 * scale))
+    if "conditions" in only:
+        bench_conditions(floor, int(1_000_000 * scale))
     if "solver" in only:
         numba.set_num_threads(1)
         bench_solver(max(5, int(50 * scale)), max(20, int(500 * scale)))

@@ -59,6 +59,12 @@ def test_local_cluster_gives_the_in_process_rows(cluster, reference, tmp_path):
     assert_frame_equal(read(out), reference)
 
 
+def test_a_conditioned_run_gives_the_in_process_rows(cluster):
+    kw = {**KW, "where": "trumps(0) >= 8 and has(2, 'TH')", "hands": {3: "AC"}}  # docs/conditions.md
+    reference = simulate(3_000, chunk_size=CHUNK, **kw)
+    assert_frame_equal(simulate(3_000, chunk_size=CHUNK, scheduler=cluster.scheduler_address, **kw), reference)
+
+
 def test_cluster_local_n_starts_its_own_cluster(distributed, reference, tmp_path):
     out = simulate(DEALS, chunk_size=3_000, out=tmp_path / "run", cluster="local:2", **KW)
     assert_frame_equal(read(out), reference)

@@ -129,3 +129,15 @@ def test_show_replays_a_fixed_hand_dataset_with_its_fixed_hand(tmp_path):
     simulate(20, seed=4, strategy="simple", fixed_hand=(2, hand), out=out, quiet=True)
     record = dataset_record(out, 7)  # what `dokosim show DIR --deal-id 7` replays
     assert parse_hand(record["hands"][2]) == parse_hand(hand)
+
+
+def test_a_fixed_hand_joins_other_conditions():
+    from dokosim.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP
+    df = simulate(2000, seed=6, strategy="random", fixed_hand=(2, HAND), where="trumps(1) >= 8")
+    hands = hands_of(df)
+    assert (hands[:, 2] == parse_hand(HAND)).all()
+    trumps = int(CLASS_MASK[SCHEME_NORMAL, TRUMP])
+    assert all(int(h & trumps).bit_count() >= 8 for h in hands[:, 1])
+    assert (np.bitwise_or.reduce(hands, axis=1) == ALL).all()
+    with pytest.raises(SimulationError, match="both give seat 2"):
+        simulate(10, fixed_hand=(2, HAND), hands={2: "AC"})

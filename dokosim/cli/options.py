@@ -173,3 +173,43 @@ SCHEDULER_OPTION = click.option("--scheduler", default=None,
                                 help="Run on a dask.distributed scheduler at this address.")
 CLUSTER_OPTION = click.option("--cluster", default=None,
                               help="Run on a local Dask cluster: local:N (N worker processes).")
+
+# Conditions on the deal (docs/conditions.md): simulate, tournament, session, advise, probe-calls.
+HAND_CONDITION_OPTION = click.option(
+    "--hand", "hand_items", multiple=True,
+    help='SEAT="CARDS": that seat holds at least these cards (repeatable), e.g. --hand 0="QC QC TH".')
+WHERE_OPTION = click.option("--where", default=None,
+                            help="Deal only deals where this holds, e.g. \"trumps(0) >= 9 and aces(1) == 0\" "
+                                 "(docs/conditions.md).")
+WHERE_PATH_OPTION = click.option("--where-path", default=None,
+                                 help="module:function, an @njit predicate of the four hand masks; only "
+                                      "deals where it is true are played.")
+
+
+def parse_hand_items(items: tuple[str, ...], option: str = "--hand") -> dict[int, str]:
+    """--hand items, each SEAT=CARDS (SEAT 0-3), into {seat: cards}; the cards themselves are
+    checked by the run (dokosim.conditions), whose one-line error is a usage error."""
+    hands: dict[int, str] = {}
+    for item in items:
+        seat, eq, cards = item.partition("=")
+        seat = seat.strip()
+        if not eq or not (seat.isascii() and seat.isdigit()) or int(seat) not in range(4):
+            raise click.BadParameter(f"{item!r} must be SEAT=CARDS with SEAT 0-3, e.g. 0=\"QC QC TH\"",
+                                     param_hint=option)
+        if int(seat) in hands:
+            raise click.BadParameter(f"seat {seat} is given twice; give all its cards in one {option}",
+                                     param_hint=option)
+        hands[int(seat)] = cards.strip().strip("\"'")
+    return hands
+
+
+def condition_kwargs(hand_items: tuple[str, ...], where, where_path) -> dict:
+    """The conditions as the Python API takes them (hands, where, where_path), only those given."""
+    kwargs: dict = {}
+    if hand_items:
+        kwargs["hands"] = parse_hand_items(hand_items)
+    if where is not None:
+        kwargs["where"] = where
+    if where_path is not None:
+        kwargs["where_path"] = where_path
+    return kwargs

@@ -8,7 +8,8 @@ import click
 
 from ..limits import MAX_DEALS
 from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
-                      THREADS_OPTION, UsageError, check_out_file, parse_params, parse_rules)
+                      THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, UsageError,
+                      check_out_file, condition_kwargs, parse_params, parse_rules)
 
 PROBES_OWNER = "probe-calls"
 """The command named in the marker of a probes file (``outputs.written_by``): a later
@@ -27,10 +28,13 @@ PROBES_OWNER = "probe-calls"
 @PARAM_OPTION
 @THREADS_OPTION
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the probes to this Parquet file.")
+@HAND_CONDITION_OPTION
+@WHERE_OPTION
+@WHERE_PATH_OPTION
 @JSON_OPTION
 @QUIET_OPTION
 def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_items, threads, out,
-                as_json, quiet):
+                hand_items, where, where_path, as_json, quiet):
     """Play DEALS normal deals to a call opportunity of LEVEL and on both ways (with and without
     the call, same random stream); print the mean gain or write the probes (--out)."""
     from ..call_probe import LEVEL_NAMES, parse_level, probe_calls as run
@@ -44,7 +48,7 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
     check_out_file(out, "--out", PROBES_OWNER)
     try:
         frame = run(deals, lv, seed, rules, strategy, params=parse_params(param_items), threads=threads,
-                    quiet=quiet)
+                    quiet=quiet, **condition_kwargs(hand_items, where, where_path))
     except (SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:

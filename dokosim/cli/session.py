@@ -7,7 +7,8 @@ import click
 
 from ..limits import MAX_ROUNDS
 from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, check_out_directory, dataset_run,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
+                      WHERE_PATH_OPTION, UsageError, check_out_directory, condition_kwargs, dataset_run,
                       parse_params)
 
 
@@ -32,10 +33,14 @@ from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, 
 @click.option("--out", type=click.Path(), default=None, help="Write a Parquet dataset to this directory.")
 @click.option("--keep-play", is_flag=True,
               help="Add each deal's game record to the dataset (column 'record'; needs --out).")
+@HAND_CONDITION_OPTION
+@WHERE_OPTION
+@WHERE_PATH_OPTION
 @JSON_OPTION
 @QUIET_OPTION
 def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items,
-            no_compulsory, no_calls, threads, chunk_size, out, keep_play, as_json, quiet):
+            no_compulsory, no_calls, threads, chunk_size, out, keep_play, hand_items, where, where_path,
+            as_json, quiet):
     """Play ROUNDS sessions: deal after deal with the dealer moving on, each player owing one
     compulsory solo, with bock rounds and five players when the rules say so (docs/sessions.md)."""
     from ..rules import RulesError, load_rules
@@ -55,7 +60,8 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
         result = simulate_sessions(rounds, seed, rules, strategy, deals=deals,
                                    compulsory=not no_compulsory, calls=not no_calls,
                                    params=parse_params(param_items), out=out, threads=threads,
-                                   chunk_size=chunk_size, quiet=quiet, keep_play=keep_play)
+                                   chunk_size=chunk_size, quiet=quiet, keep_play=keep_play,
+                                   **condition_kwargs(hand_items, where, where_path))
     if out is not None:
         click.echo(f"wrote {rounds} sessions to {result}", err=True)
         return

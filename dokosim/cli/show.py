@@ -91,6 +91,7 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
         if rows.height:
             return json.loads(rows["record"][0])
     # replay (seed, deal_id) with the manifest's settings
+    from ..conditions import manifest_conditions
     from ..records import record_from_row
     from ..simulate import Simulator, make_plan
     try:
@@ -98,7 +99,8 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
         plan = make_plan(manifest["deals"], manifest["seed"], manifest["rules"], manifest["strategies"],
                          params, manifest["dealer"], manifest["contract"], manifest["declarer"] or 0,
                          manifest["compulsory"], manifest["calls"], True,
-                         fixed_hand=tuple(manifest["fixed_hand"]) if manifest.get("fixed_hand") else None)
+                         fixed_hand=tuple(manifest["fixed_hand"]) if manifest.get("fixed_hand") else None,
+                         **manifest_conditions(manifest))
     except (ValueError, TypeError, AttributeError) as exc:  # settings of the wrong type or value
         raise UsageError(f"{directory / 'manifest.json'} is damaged, not a dokosim manifest ({exc})") from None
     out, plays, calls = Simulator(plan).rows(deal_id, 1)
@@ -133,13 +135,14 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
                                        & (pl.col("deal_number") == deal_number)).select("record").collect())
         if rows.height:
             return json.loads(rows["record"][0])
+    from ..conditions import manifest_conditions
     from ..records import session_records
     from ..session import SessionSimulator, make_session_plan
     try:
         plan = make_session_plan(manifest["rounds"], manifest["seed"], manifest["rules"],
                                  manifest["strategies"], dict(enumerate(manifest["params"])),
                                  manifest["deals_per_session"], manifest["compulsory"], manifest["calls"],
-                                 keep_play=True)
+                                 keep_play=True, **manifest_conditions(manifest))
     except ValueError as exc:
         raise UsageError(f"cannot replay a session of {directory}: {exc}") from None
     sim = SessionSimulator(plan)

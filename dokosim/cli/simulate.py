@@ -8,7 +8,8 @@ import click
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
                       RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
-                      check_out_directory, dataset_run, parse_params, parse_rules)
+                      HAND_CONDITION_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, check_out_directory,
+                      condition_kwargs, dataset_run, parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -30,13 +31,16 @@ from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION
 @click.option("--compulsory", is_flag=True, help="A forced solo is compulsory (the soloist leads).")
 @NO_CALLS_OPTION
 @click.option("--keep-play", is_flag=True, help="Add each deal's game record to the dataset.")
+@HAND_CONDITION_OPTION
+@WHERE_OPTION
+@WHERE_PATH_OPTION
 @JSON_OPTION
 @QUIET_OPTION
 @SCHEDULER_OPTION
 @CLUSTER_OPTION
 def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items, threads,
-             chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, as_json, quiet,
-             scheduler, cluster):
+             chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, hand_items, where,
+             where_path, as_json, quiet, scheduler, cluster):
     """Deal and play DEALS deals; print a summary or write a dataset (--out)."""
     from ..simulate import FORCEABLE, simulate as run, summary
     from ..strategies.registry import register_path
@@ -51,7 +55,8 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
         result = run(deals, seed, rules, strategy, out=out, threads=threads, chunk_size=chunk_size,
                      params=parse_params(param_items), dealer=dealer, contract=contract,
                      declarer=declarer, compulsory=compulsory, calls=not no_calls,
-                     keep_play=keep_play, quiet=quiet, scheduler=scheduler, cluster=cluster)
+                     keep_play=keep_play, quiet=quiet, scheduler=scheduler, cluster=cluster,
+                     **condition_kwargs(hand_items, where, where_path))
     if out is not None:
         click.echo(f"wrote {deals} deals to {result}", err=True)
         return

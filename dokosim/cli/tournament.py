@@ -7,7 +7,8 @@ import click
 
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, check_out_directory, check_out_file,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
+                      WHERE_PATH_OPTION, UsageError, check_out_directory, check_out_file, condition_kwargs,
                       parse_params, parse_rules)
 
 
@@ -27,11 +28,14 @@ from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, S
               help="Write a Parquet dataset (one row per deal and seating) to this new directory.")
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None,
               help="Save a PNG of the means with 95% error bars.")
+@HAND_CONDITION_OPTION
+@WHERE_OPTION
+@WHERE_PATH_OPTION
 @QUIET_OPTION
 @SCHEDULER_OPTION
 @CLUSTER_OPTION
 def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items, strategy_path, threads,
-               as_json, out, chart_path, quiet, scheduler, cluster):
+               as_json, out, chart_path, hand_items, where, where_path, quiet, scheduler, cluster):
     """Duplicate tournament of STRATEGIES (2 or 4 names): the same deals in every seating.
 
     Two strategies play every deal in the 6 seatings that give each two seats;
@@ -56,7 +60,8 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
         for spec in strategy_path:
             register_path(spec)
         result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
-                     threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster)
+                     threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster,
+                     **condition_kwargs(hand_items, where, where_path))
     except (TournamentError, SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     if chart_path is not None:

@@ -72,8 +72,17 @@ def _seat_outcome(df: pl.DataFrame, seat: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = DEFAULT_STRATEGY,
-           deals: int = 4000, seed: int = 0) -> dict:
-    """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints."""
+           deals: int = 4000, seed: int = 0, hands=None, where=None, where_path=None) -> dict:
+    """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints.
+
+    ``hands`` ({other seat: cards it holds at least}), ``where`` and ``where_path``: what you know
+    of the other hands (docs/conditions.md), e.g. ``where="trumps(1) == 0"``: only deals where
+    it holds are played. ``trumps(seat)`` counts the trumps of the option being rated.
+    """
+    if hands and seat in {int(s) for s in hands}:
+        raise StudyError(f"hands gives seat {seat}, which is yours (your hand is the one rated)")
+    conditions = {k: v for k, v in (("hands", hands), ("where", where), ("where_path", where_path))
+                  if v is not None}
     import inspect
 
     from dokosim.rules import rules_from_object
@@ -86,7 +95,10 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
     model, model_note = usable_model(strategy, rules)
     t0 = time.time()
     result = {"hand": mask_str(mask), "seat": seat, "dealer": dealer, "rules": rules.to_dict(),
-              "strategy": strategy, "deals": deals, "seed": seed, "options": {},
+              "strategy": strategy, "deals": deals, "seed": seed,
+              **({"conditions": {k: (v if k != "hands" else {str(s): c for s, c in v.items()})
+                                 for k, v in conditions.items()}} if conditions else {}),
+              "options": {},
               "model_shown": model is not None, "model_note": model_note}
     for opt in options(mask, rules):
         kw = {}
@@ -97,7 +109,8 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
         elif opt.endswith("_solo"):
             kw = {"contract": opt, "declarer": seat}
         try:
-            df = simulate(deals, seed, rules, strategy, dealer=dealer, fixed_hand=(seat, mask), **kw)
+            df = simulate(deals, seed, rules, strategy, dealer=dealer, fixed_hand=(seat, mask), **kw,
+                          **conditions)
         except (SimulationError, StrategyError) as exc:
             raise StudyError(str(exc)) from None
         score, win = _seat_outcome(df, seat)
@@ -168,6 +181,9 @@ def render(result: dict) -> str:
              f"{result['rules']}, strategy {result['strategy']}, {result['deals']} deals per option)",
              f"{'option':18} {'win chance':>10} {'95% interval':>15} {'exp. score':>10} {'95% interval':>17}"
              + (f" {'model P(win)':>12}" if result["model_shown"] else "")]
+    if result.get("conditions"):
+        given = "; ".join(f"{k} {v}" for k, v in result["conditions"].items())
+        lines.insert(1, f"given {given}  (docs/conditions.md)")
     for opt, e in result["options"].items():
         mw = f"{100 * e['model_win_chance']:11.1f}%" if "model_win_chance" in e else ""
         lines.append(f"{opt:18} {100 * e['win_chance']:9.1f}% "
