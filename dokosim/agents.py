@@ -15,11 +15,16 @@ from importlib.metadata import entry_points
 import numpy as np
 import polars as pl
 
-from .engine.game_state import G_PHASE as _G_PHASE, PH_TERMINAL as _PH_TERMINAL
+from .engine.game_state import G_PHASE as _G_PHASE
+from .engine.game_state import PH_TERMINAL as _PH_TERMINAL
 from .game import Game, GameError
 
 AGENT_ENTRY_POINT_GROUP = "dokosim.agents"
 _PYTHON_AGENTS: dict[str, object] = {}  # name -> a class (called once per seat) or an instance
+
+
+class AgentError(GameError):
+    """A Python agent failed during a run: it answered an action that is not legal."""
 
 
 class Agent:
@@ -128,7 +133,14 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
                             "declarer", "re_mask", "eyes_re", "winner", "game_value",
                             "score_0", "score_1", "score_2", "score_3")}
     from .engine import game_state as gs
-    from .engine.layout import H_CONTRACT, H_RE_MASK, P_DECLARER, RES_EYES_RE, RES_VALUE, RES_WINNER
+    from .engine.layout import (
+        H_CONTRACT,
+        H_RE_MASK,
+        P_DECLARER,
+        RES_EYES_RE,
+        RES_VALUE,
+        RES_WINNER,
+    )
     for deal_id in range(first, first + deals):
         game = Game(rules, seed=seed, deal_id=deal_id)
         g = game._g
@@ -138,7 +150,7 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
             if is_python:
                 action = agent.act(game.observation(seat), game.legal_actions())
                 if not isinstance(action, (int, np.integer)) or not (int(g[gs.G_LEGAL]) >> int(action)) & 1:
-                    raise GameError(f"agent {names[seat]!r} at seat {seat} answered {action!r}, not a legal "
+                    raise AgentError(f"agent {names[seat]!r} at seat {seat} answered {action!r}, not a legal "
                                     f"action; legal: {game.legal_actions()}")
             else:
                 action = agent.act(game)

@@ -10,13 +10,37 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import (
-    CONTRACT_NAMES, N_CARDS, SOLO_KINDS, card_name, mask_cards, mask_str, parse_card_type, type_name,
+    CONTRACT_NAMES,
+    SOLO_KINDS,
+    card_name,
+    mask_cards,
+    mask_str,
+    parse_card_type,
+    type_name,
 )
 from .engine import game_state as gs
 from .engine.layout import (
-    ERROR_KINDS, H_CONTRACT, H_RE_MASK, P_CONTRACT, P_DECLARER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE,
-    P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_POVERTY_PARTNER, P_POVERTY_SEAT, P_POVERTY_TRUMPS, P_SOLOIST,
-    P_TRICK, RES_EYES_RE, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN, WINNER_NAMES,
+    ERROR_KINDS,
+    H_CONTRACT,
+    H_RE_MASK,
+    P_CONTRACT,
+    P_DECLARER,
+    P_KNOWN_KO,
+    P_KNOWN_RE,
+    P_LEVEL_KO,
+    P_LEVEL_RE,
+    P_NPLAYED,
+    P_POVERTY_PARTNER,
+    P_POVERTY_SEAT,
+    P_POVERTY_TRUMPS,
+    P_SOLOIST,
+    RES_EYES_RE,
+    RES_SCORE,
+    RES_TRICKS_RE,
+    RES_VALUE,
+    RES_WINNER,
+    ST_LEN,
+    WINNER_NAMES,
 )
 from .engine.rng import RNG_LEN
 from .rules import Rules, rules_from_object
@@ -92,17 +116,18 @@ def _parse_hands(hands, rules: Rules) -> np.ndarray:
     for seat, hand in enumerate(hands):
         tokens = hand.split() if isinstance(hand, str) else hand
         if not isinstance(tokens, (list, tuple)) or len(tokens) != size:
-            raise GameError(f"hand {seat} must hold {size} cards, got {hand!r:.80}")
+            raise GameError(f"hand {seat} must hold {size} cards, got {hand!r:.80}", "not_the_pack", seat)
         for tok in tokens:
             try:
                 t = parse_card_type(str(tok))
             except ValueError:
                 raise GameError(f"hand {seat}: {tok!r} is not a card (e.g. QC, TH, 9D)") from None
             if rules.no_nines and t % 6 == 5:
-                raise GameError(f"hand {seat}: {type_name(t)} is not in the pack without nines")
+                raise GameError(f"hand {seat}: {type_name(t)} is not in the pack without nines", "not_the_pack")
             c = 2 * t if not taken >> (2 * t) & 1 else 2 * t + 1
             if taken >> c & 1:
-                raise GameError(f"hand {seat}: a third {type_name(t)}; the hands must be exactly the pack")
+                raise GameError(f"hand {seat}: a third {type_name(t)}; the hands must be exactly the pack",
+                                "not_the_pack")
             taken |= 1 << c
             masks[seat] |= np.int64(1) << np.int64(c)
     return masks
@@ -184,11 +209,11 @@ class Game:
     def apply_action(self, action: int) -> None:
         """Apply a legal action of the player to act; GameError naming the action and the legal
         ones otherwise (the game is unchanged then)."""
-        try:
-            bad = _apply(self._g, self._rng, action)
-        except Exception:  # not an integer numba accepts
-            bad = True
-        if bad:
+        if type(action) is not int:  # one compiled signature (int64): numpy integers as int, else refused
+            if not isinstance(action, np.integer):
+                self._illegal(action)
+            action = int(action)
+        if not 0 <= action < N_ACTIONS or _apply(self._g, self._rng, action):
             self._illegal(action)
 
     def _illegal(self, action):
@@ -241,7 +266,7 @@ class Game:
         text = mask_str(int(self._g[gs.O_HANDS + _seat(seat)]), scheme)
         return text.split() if text else []
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (two small arrays)."""
         new = object.__new__(Game)
         new._g = self._g.copy()
@@ -335,7 +360,7 @@ class Game:
                 "announcements": self._calls()}
 
     @classmethod
-    def from_record(cls, record, upto: int | None = None) -> "Game":
+    def from_record(cls, record, upto: int | None = None) -> Game:
         """The game a record describes, replayed action by action (its reservations, a poverty's
         exchange, every call and card): at the end of its ``play`` (``upto``: after that many
         cards). A record that breaks a rule raises GameError with its GAME_RECORD.md ``kind``."""
@@ -415,7 +440,7 @@ class Game:
             self.apply_action(t)
 
     # ------------------------------------------------------------------ sampling
-    def resample(self, seat: int, rng=None) -> "Game":
+    def resample(self, seat: int, rng=None) -> Game:
         """A copy of this game in which the cards ``seat`` has not seen are dealt anew, consistent
         with everything it has seen (each seat's number of cards, the voids shown, the queens of
         clubs the parties imply): the sampler ``pimc`` uses. ``rng``: a numpy Generator or a seed.

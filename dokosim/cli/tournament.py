@@ -7,7 +7,7 @@ import click
 
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, UsageError, check_out_directory, check_out_file,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, RunError, UsageError, check_out_directory, check_out_file,
                       parse_params, parse_rules)
 
 
@@ -53,10 +53,14 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
     check_out_file(chart_path, "--chart", "tournament")  # the owner is tournament.CHART_OWNER
     rules = parse_rules(rules_spec, rule_overrides)
     try:
+        from ..agents import AgentError, register_agent_path
         for spec in strategy_path:
-            register_path(spec)
+            if register_agent_path(spec) is None:  # not a Python agent: a numba strategy module
+                register_path(spec)
         result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
                      threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster)
+    except AgentError as exc:  # a Python agent's illegal answer: a failure during the run
+        raise RunError(str(exc)) from None
     except (TournamentError, SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     if chart_path is not None:

@@ -11,18 +11,55 @@ import numpy as np
 from ..cards import C_MARRIAGE, C_NORMAL, CLASS_MASK, SCHEME_NORMAL
 from ..sim_loop import choose_call, choose_card, choose_exchange, choose_reservation
 from ..strategies.cardcount import cards_left, deck_cards, scan_plays
+from ..strategies.common import (
+    EX_ACCEPT,
+    EX_PASS,
+    EX_RETURN,
+    default_pass,
+    default_return,
+)
 from ..strategies.pimc import deal_unseen, set_hidden
-from ..strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
 from .bits import lowest_bit_index
 from .deal import poverty_pass_error, poverty_return_error, reservation_options
 from .game_state import (
-    A_ACCEPT, A_KONTRA, A_PASS, A_RE, A_RESERVE, G_PHASE, G_PLAN, O_HANDS0, G_PLAYER, G_PV_PASSED, G_PV_PICKED,
-    G_PV_STEP, O_CMASK, O_FCLASS, O_HANDS, O_PLAYS, O_POWER, O_PSEAT, O_RULES, O_ST, O_TW,
-    PH_CALL, PH_POVERTY, PH_RESERVATION, PV_ACCEPT, PV_PASS,
+    A_ACCEPT,
+    A_KONTRA,
+    A_PASS,
+    A_RE,
+    A_RESERVE,
+    G_PHASE,
+    G_PLAN,
+    G_PLAYER,
+    G_PV_PASSED,
+    G_PV_PICKED,
+    G_PV_STEP,
+    O_CMASK,
+    O_FCLASS,
+    O_HANDS,
+    O_HANDS0,
+    O_PLAYS,
+    O_POWER,
+    O_PSEAT,
+    O_RULES,
+    O_ST,
+    O_TW,
+    PH_CALL,
+    PH_POVERTY,
+    PH_RESERVATION,
+    PV_ACCEPT,
+    PV_PASS,
 )
 from .jit import kernel
 from .layout import (
-    P_CONTRACT, P_KNOWN_KO, P_KNOWN_RE, P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST, PUBLIC_LEN, R_LEN, ST_LEN,
+    P_CONTRACT,
+    P_KNOWN_KO,
+    P_KNOWN_RE,
+    P_MARRIAGE_SEAT,
+    P_NPLAYED,
+    P_SOLOIST,
+    PUBLIC_LEN,
+    R_LEN,
+    ST_LEN,
 )
 from .play import legal_calls, legal_mask, seat_is_re
 
