@@ -46,6 +46,8 @@ class Agent:
 
     def act(self, game: Game) -> int:
         """The action this strategy chooses for the player to act in ``game``."""
+        if not isinstance(game, Game):
+            raise GameError(f"Agent.act takes a dokosim.Game, got {type(game).__name__}")
         if game._g[_G_PHASE] == _PH_TERMINAL:
             raise GameError("the deal is over: nobody is to act")
         return int(_kernel()(game._g, game._rng, self._table, self._params))

@@ -196,6 +196,11 @@ class Game:
         return PHASES[self._g[gs.G_PHASE]]
 
     @property
+    def cards_played(self) -> int:
+        """Cards on the table in total so far (0 before the first card)."""
+        return int(self._g[gs.O_ST + P_NPLAYED])
+
+    @property
     def legal_mask(self) -> int:
         """The legal actions as a bit mask (bit a = action a)."""
         return int(self._g[gs.G_LEGAL])

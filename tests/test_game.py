@@ -245,3 +245,37 @@ def test_the_documented_tensor_layout_is_the_kernels():
     assert all(o + n == nxt for (o, n), (nxt, _) in itertools.pairwise(offsets))
     assert offsets[-1][0] + offsets[-1][1] == OBSERVATION_LEN
     assert f"OBSERVATION_LEN = {OBSERVATION_LEN}`" in text
+
+
+GAME_COMPILATIONS = r"""
+import json, sys
+from numba.core.registry import CPUDispatcher
+from dokosim import Agent, Game
+agents = [Agent(n) for n in ("random", "simple", "heuristic", "pimc")]
+for deal_id in range(4):
+    game = Game("club", seed=1, deal_id=deal_id)
+    while not game.is_terminal():
+        game.apply_action(agents[game.current_player].act(game))
+    game.observation_tensor(0)
+    Game.from_record(game.to_record())
+Game(seed=2).resample(1, 0)
+misses = {}
+for name, module in list(sys.modules.items()):
+    for attr, value in vars(module).items() if name.startswith("dokosim") else ():
+        if isinstance(value, CPUDispatcher) and value.stats.cache_misses:
+            misses[f"{name}.{attr}"] = value.stats.cache_misses
+print(json.dumps(misses))
+"""
+
+
+def test_game_and_agents_load_their_kernels_from_the_cache():
+    """After the suite's warm-up (dokosim.kernels.compile_all), a fresh interpreter playing
+    through Game with every built-in Agent compiles nothing and announces nothing."""
+    import os
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-c", GAME_COMPILATIONS], check=False, capture_output=True, text=True,
+                          env={**os.environ, "DOKOSIM_QUIET_COMPILE": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {}
+    assert "dokosim: compiling" not in proc.stderr, proc.stderr
