@@ -56,10 +56,15 @@ class Agent:
         return f"Agent({self.name!r})"
 
 
+_KERNEL = []  # agent_action once it is known to be compiled (ensure_loop's check costs ~20 µs a call)
+
+
 def _kernel():
-    from .engine.agent_step import agent_action
-    from .kernels import ensure_loop
-    return ensure_loop(agent_action, "the game kernels")
+    if not _KERNEL:
+        from .engine.agent_step import agent_action
+        from .kernels import ensure_loop
+        _KERNEL.append(ensure_loop(agent_action, "the game kernels"))
+    return _KERNEL[0]
 
 
 class LowestCard:

@@ -11,7 +11,11 @@ import numpy as np
 
 from .cards import (
     CONTRACT_NAMES,
+    FOLLOW_CLASS,
+    N_CARDS,
+    POWER,
     SOLO_KINDS,
+    TRUMP,
     card_name,
     mask_cards,
     mask_str,
@@ -103,6 +107,11 @@ def _bit_tables():
 
 
 _BITS = _bit_tables()
+_CARD_NAMES = tuple(card_name(c) for c in range(N_CARDS))
+# per trump scheme, the physical cards in mask_str's order (trumps first, high to low, then the suits)
+_HAND_ORDER = tuple(tuple(sorted(range(N_CARDS), key=lambda c, k=k: (FOLLOW_CLASS[k, c] != TRUMP,
+                                                                     FOLLOW_CLASS[k, c], -POWER[k, c])))
+                    for k in range(FOLLOW_CLASS.shape[0]))
 
 
 def _parse_hands(hands, rules: Rules) -> np.ndarray:
@@ -268,8 +277,8 @@ class Game:
     def hand(self, seat: int) -> list[str]:
         """The cards ``seat`` holds now, in notation, sorted by the contract's trump order."""
         scheme = int(self._g[gs.O_ST]) if self._g[gs.G_PHASE] >= gs.PH_CALL else 3
-        text = mask_str(int(self._g[gs.O_HANDS + _seat(seat)]), scheme)
-        return text.split() if text else []
+        m = int(self._g[gs.O_HANDS + _seat(seat)])
+        return [_CARD_NAMES[c] for c in _HAND_ORDER[scheme] if m >> c & 1]
 
     def clone(self) -> Game:
         """An independent copy (two small arrays)."""
@@ -291,14 +300,15 @@ class Game:
         plays = g[gs.O_PLAYS:gs.O_PLAYS + n].tolist()
         seats = g[gs.O_PSEAT:gs.O_PSEAT + n].tolist()
         winners = g[gs.O_TW:gs.O_TW + (n >> 2)].tolist()
-        tricks = [{"cards": [[seats[k], card_name(plays[k])] for k in range(4 * t, 4 * t + 4)],
+        names = _CARD_NAMES
+        tricks = [{"cards": [[seats[k], names[plays[k]]] for k in range(4 * t, 4 * t + 4)],
                    "winner": winners[t]} for t in range(n >> 2)]
         start = n - (n & 3)
         obs = {"seat": seat, "phase": PHASES[phase], "current_player": self.current_player,
                "dealer": int(g[gs.G_DEALER]), "hand": self.hand(seat),
                "legal_actions": self.legal_actions() if self.current_player == seat else [],
                "cards_played": n,
-               "trick": [[seats[k], card_name(plays[k])] for k in range(start, n)],
+               "trick": [[seats[k], names[plays[k]]] for k in range(start, n)],
                "tricks": tricks, "calls": self._calls(public=True),
                "contract": None, "declarer": None, "soloist": None,
                "known_re": [], "known_kontra": [], "own_party": None,
@@ -470,9 +480,14 @@ def _seat(seat) -> int:
     return int(seat)
 
 
+_STARTED = []  # game_start once it is known to be compiled (ensure_loop's check costs ~20 µs a call)
+
+
 def _start():
-    from .kernels import ensure_loop
-    return ensure_loop(gs.game_start, "the game kernels")
+    if not _STARTED:
+        from .kernels import ensure_loop
+        _STARTED.append(ensure_loop(gs.game_start, "the game kernels"))
+    return _STARTED[0]
 
 
 def _resample():
