@@ -15,6 +15,11 @@ _PUBLIC = {
     "score": ("dokosim.records", "score_objects"),
     "solve": ("dokosim.solve", "solve"),
     "Rules": ("dokosim.rules", "Rules"),
+    "Game": ("dokosim.game", "Game"),
+    "GameError": ("dokosim.game", "GameError"),
+    "action_name": ("dokosim.game", "action_name"),
+    "action_id": ("dokosim.game", "action_id"),
+    "Agent": ("dokosim.agents", "Agent"),
 }
 
 

@@ -302,8 +302,10 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     else:
         raise invalid("strategies", strategies, "2 or 4 strategy names: a list or 'a,b'", TournamentError)
     plan = seatings(len(names))
+    from .agents import python_agent
     for name in dict.fromkeys(names):
-        param_specs(name)  # an unknown strategy is named as such first
+        if python_agent(name) is None:
+            param_specs(name)  # an unknown strategy is named as such first
     tags = labels(names)
     deals = check_int("deals", deals, 2, MAX_DEALS, TournamentError,
                       f"an integer from 2 (an interval needs two), at most {MAX_DEALS:,} per run")
@@ -323,9 +325,18 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
         raise TournamentError("threads applies to in-process runs; Dask workers use their own thread count")
     with _backend(scheduler, cluster) as address:
         for index, seating in enumerate(_progress(plan, quiet)):
-            frame = simulate(int(deals), seed, rules, [names[k] for k in seating], threads=threads,
-                             params=seat_params(seating, names, tags, params), quiet=True,
-                             scheduler=address, hands=hands, where=where, where_path=where_path)
+            seat_names = [names[k] for k in seating]
+            if any(python_agent(n) is not None for n in seat_names):  # Python agents: through Game
+                if hands is not None or where is not None or where_path is not None:
+                    raise TournamentError("conditions (hands, where, where_path) are not available with "
+                                          "Python agents yet: their seatings are played through Game")
+                from .agents import play_deals
+                frame = play_deals(int(deals), seed, rules, seat_names,
+                                   seat_params(seating, names, tags, params))
+            else:
+                frame = simulate(int(deals), seed, rules, seat_names, threads=threads,
+                                 params=seat_params(seating, names, tags, params), quiet=True,
+                                 scheduler=address, hands=hands, where=where, where_path=where_path)
             frame = _label_frame(frame, index, [tags[k] for k in seating])
             if directory is not None:
                 _write_seating(directory, index, frame)

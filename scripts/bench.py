@@ -1,6 +1,6 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver,conditions]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver,conditions,game]
 
 Compiles scripts/c_floor.c with gcc, runs it on one core, then times dokosim's
 own kernels (the ones every user run goes through) and prints each figure with
@@ -259,11 +259,46 @@ def bench_conditions(floor, n, passes=4):
         sys.path.remove(tmp)
 
 
+def bench_game(floor, n_deals):
+    """Issue 16: actions per second of a random agent in a Python loop through dokosim.Game on one
+    thread (legal_actions, random.choice, apply_action; a new Game per deal), goal >= 100,000; and
+    the deals per second of the example Python agent (LowestCard) against simple through Game."""
+    import random
+
+    import numba
+
+    from dokosim.agents import LowestCard, play_deals, register_agent
+    from dokosim.game import Game
+    numba.set_num_threads(1)
+    Game(seed=0).apply_action(24)  # compile / warm
+    rng = random.Random(1)
+
+    def run():
+        actions = 0
+        for deal_id in range(n_deals):
+            game = Game(seed=1, deal_id=deal_id)
+            while not game.is_terminal():
+                game.apply_action(rng.choice(game.legal_actions()))
+                actions += 1
+        return actions
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        actions = run()
+        best = min(best, time.perf_counter() - t)
+    report("(g) random agent through Game in Python [1 thread]", actions / best, floor, "actions/s")
+    print(f"{'':58} {actions / best:,.0f} actions/s (goal: >= 100,000); {n_deals / best:,.0f} deals/s")
+    register_agent("LowestCard", LowestCard)
+    deals = max(50, n_deals // 20)
+    t = timed(lambda: play_deals(deals, 1, "ddv", ["LowestCard", "simple", "LowestCard", "simple"]), repeat=1)
+    report("(g) LowestCard (Python) vs simple through Game [1 thread]", deals / t, floor)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver, conditions)")
+                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver, conditions, game)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -298,6 +333,8 @@ def main():
         bench_dask(floor, int(20_000_000 * scale))
     if "conditions" in only:
         bench_conditions(floor, int(1_000_000 * scale))
+    if "game" in only:
+        bench_game(floor, max(200, int(20_000 * scale)))
     if "solver" in only:
         numba.set_num_threads(1)
         bench_solver(max(5, int(50 * scale)), max(20, int(500 * scale)))

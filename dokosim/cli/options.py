@@ -163,7 +163,7 @@ PARAM_OPTION = click.option("--param", "param_items", multiple=True,
                             help="Strategy parameter SEAT:NAME=VALUE or STRATEGY:NAME=VALUE, or a FILE.toml "
                                  "of them.")
 STRATEGY_PATH_OPTION = click.option("--strategy-path", multiple=True,
-                                    help="Register a strategy module as module[:name].")
+                                    help="Register a strategy module as module[:name] (tournament: also a Python agent, module:Class).")
 THREADS_OPTION = click.option("--threads", type=click.IntRange(min=1), default=None,
                               help="Threads (default: all cores).")
 NO_CALLS_OPTION = click.option("--no-calls", is_flag=True, help="No announcements.")

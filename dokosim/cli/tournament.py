@@ -8,7 +8,7 @@ import click
 from ..limits import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
                       STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
-                      WHERE_PATH_OPTION, UsageError, check_out_directory, check_out_file, condition_kwargs,
+                      WHERE_PATH_OPTION, RunError, UsageError, check_out_directory, check_out_file, condition_kwargs,
                       parse_params, parse_rules)
 
 
@@ -57,11 +57,15 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
     check_out_file(chart_path, "--chart", "tournament")  # the owner is tournament.CHART_OWNER
     rules = parse_rules(rules_spec, rule_overrides)
     try:
+        from ..agents import AgentError, register_agent_path
         for spec in strategy_path:
-            register_path(spec)
+            if register_agent_path(spec) is None:  # not a Python agent: a numba strategy module
+                register_path(spec)
         result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
                      threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster,
                      **condition_kwargs(hand_items, where, where_path))
+    except AgentError as exc:  # a Python agent's illegal answer: a failure during the run
+        raise RunError(str(exc)) from None
     except (TournamentError, SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     if chart_path is not None:
