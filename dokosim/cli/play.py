@@ -1,0 +1,67 @@
+"""``dokosim play``: a deal, or several in a row, at the terminal against three bots."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..limits import MAX_DEALS
+from .options import (NO_CALLS_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION, UsageError, check_out_file,
+                      parse_rules)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--strategy", default="heuristic", show_default=True,
+              help="The bots: one strategy for the three other seats, or three names (a,b,c) in seat order.")
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat.")
+@click.option("--deals", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="Deals in a row (the dealer moves on each time); the totals at the end.")
+@SEED_OPTION
+@click.option("--deal-id", type=click.IntRange(0, MAX_DEALS), default=0, show_default=True,
+              help="The first deal's id: its cards are deal DEAL_ID of SEED, as dokosim simulate deals them.")
+@RULES_OPTION
+@RULE_OPTION
+@NO_CALLS_OPTION
+@click.option("--ask-calls", type=click.Choice(["mine", "always"]), default="mine", show_default=True,
+              help="When to offer you a call: before each of your cards (every deadline is one), or before "
+                   "every card.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Append each finished deal's game record to this new JSON Lines file "
+                   "(score it with dokosim score).")
+def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_calls, ask_calls, save):
+    """Play Doppelkopf at the terminal against three bots.
+
+    Your hand is shown sorted by the contract's trump order, the legal cards marked *; type a
+    card (QC, TH, 9S), a reservation (healthy, queens_solo, ...), a call (re, kontra, no90, ...)
+    or pass; an empty line takes the default in brackets; '?' lists what is legal, 'quit'
+    stops. Each trick's winner and, at the end, the result and the score are shown.
+    """
+    from ..agents import AgentError
+    from ..game import GameError
+    from ..strategies.registry import StrategyError, resolve
+    from ..terminal_table import Abandoned, Table, TableOptions
+
+    rules = parse_rules(rules_spec, rule_overrides)
+    if rules.five_players or rules.bock:
+        raise UsageError("dokosim play is four players without bock; drop the five_players and bock rules")
+    names = [s.strip() for s in strategy.split(",")]
+    if len(names) == 1:
+        names *= 3
+    if len(names) != 3:
+        raise UsageError(f"--strategy {strategy!r}: give one strategy or three (a,b,c), not {len(names)}")
+    try:
+        for name in names:
+            resolve(name)
+    except StrategyError as exc:
+        raise UsageError(str(exc)) from None
+    path = check_out_file(save, "--save", "play")
+    options = TableOptions(rules=rules, strategies=tuple(names), seat=seat, seed=seed, deal_id=deal_id,
+                           deals=deals, save=path, calls=not no_calls,
+                           ask_calls=ask_calls)
+    try:
+        Table(options).play()
+    except Abandoned:
+        click.echo("\ngame abandoned" + (f"; finished deals are in {save}" if save else ""), err=True)
+        sys.exit(1)
+    except (GameError, AgentError) as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,79 @@
+"""The PettingZoo AEC environment (``dokosim.rl``): PettingZoo's own API test, and episodes that are
+the Game's deals."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test  # the rl extra, part of the test extra: CI runs this
+
+from dokosim import rl
+from dokosim.game import N_ACTIONS, OBSERVATION_LEN, Game
+
+
+def test_pettingzoo_api_test_passes():
+    api_test(rl.env(seed=3), num_cycles=2000, verbose_progress=False)
+
+
+def test_api_test_passes_without_calls_and_under_club_rules():
+    api_test(rl.env(rules="club", calls=False, seed=4), num_cycles=500, verbose_progress=False)
+
+
+def random_episode(env, rng):
+    """Play one episode with uniformly random legal actions; the rewards and the actions."""
+    rewards = dict.fromkeys(env.possible_agents, 0)
+    actions = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        rewards[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(legal))
+        actions.append(action)
+        env.step(action)
+    return rewards, actions
+
+
+def test_episodes_are_the_games_deals_and_pay_the_scores():
+    env = rl.env(seed=9)
+    rng = np.random.default_rng(0)
+    env.reset(seed=9)
+    for deal_id in range(3):
+        if deal_id:
+            env.reset()
+        rewards, actions = random_episode(env, rng)
+        game = Game(seed=9, deal_id=deal_id)
+        for a in actions:
+            game.apply_action(a)
+        assert game.is_terminal()
+        assert [rewards[f"player_{s}"] for s in range(4)] == game.returns()
+        assert sum(rewards.values()) == 0
+
+
+def test_observations_are_the_game_tensor_and_the_mask_of_the_agent_to_act():
+    env = rl.env(seed=2)
+    env.reset(seed=2)
+    game = Game(seed=2)
+    for _ in range(10):
+        agent = env.agent_selection
+        seat = int(agent[-1])
+        assert seat == game.current_player
+        for other in env.possible_agents:
+            obs = env.observe(other)
+            s = int(other[-1])
+            assert obs["observation"].shape == (OBSERVATION_LEN,)
+            np.testing.assert_array_equal(obs["observation"], game.observation_tensor(s))
+            expected = np.zeros(N_ACTIONS, dtype=np.int8)
+            if s == seat:
+                expected[game.legal_actions()] = 1
+            np.testing.assert_array_equal(obs["action_mask"], expected)
+        action = game.legal_actions()[0]
+        env.step(action)
+        game.apply_action(action)
+
+
+def test_an_illegal_action_raises_naming_it():
+    from dokosim.game import GameError, action_id
+    env = rl.env(seed=1)
+    env.reset(seed=1)
+    with pytest.raises(GameError, match="action QC is not legal"):
+        env.step(action_id("QC"))  # the reservation phase
