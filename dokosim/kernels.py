@@ -23,7 +23,7 @@ from typing import Callable
 # only used to tell the user what to expect.
 EXPECTED_SECONDS = {"the deal loop": 60, "the record replay": 10, "the heuristic strategy": 25,
                     "the pimc strategy": 40, "the double-dummy solver": 60,
-                    "the game kernels": 40}
+                    "the game kernels": 40, "the batched game": 40}
 _announced: set[str] = set()
 
 
@@ -98,6 +98,12 @@ def _solver():
     solve({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})
 
 
+def _vector_game():
+    from .vector import VectorGame
+    vec = VectorGame(2)
+    vec.step(vec.legal.argmax(axis=1))
+
+
 def _game():
     from .agents import Agent
     from .game import Game
@@ -121,6 +127,7 @@ KERNELS = (
     Kernel("the record replay", _record_replay),
     Kernel("the double-dummy solver", _solver),
     Kernel("the game kernels", _game),
+    Kernel("the batched game", _vector_game),
 )
 
 

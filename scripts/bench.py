@@ -1,6 +1,6 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver,conditions,game]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver,conditions,game,vector]
 
 Compiles scripts/c_floor.c with gcc, runs it on one core, then times dokosim's
 own kernels (the ones every user run goes through) and prints each figure with
@@ -259,6 +259,33 @@ def bench_conditions(floor, n, passes=4):
         sys.path.remove(tmp)
 
 
+def bench_vector(n_rows, steps):
+    """Issue 16: actions per second of dokosim.VectorGame with random legal actions on all threads
+    (the step alone, and with numpy choosing the random actions), goal >= 10 million."""
+    import numba
+    import numpy as np
+
+    from dokosim.vector import VectorGame
+    vec = VectorGame(n_rows, seed=1)
+    rng = np.random.default_rng(0)
+    choose = [np.argmax(vec.legal * rng.random(vec.legal.shape), axis=1)]
+    vec.step(choose[0])  # compiled / loaded, warm
+    step_s = total_s = 0.0
+    deals = 0
+    t_all = time.perf_counter()
+    for _ in range(steps):
+        actions = np.argmax(vec.legal * rng.random(vec.legal.shape), axis=1)
+        t = time.perf_counter()
+        _, _, _, done = vec.step(actions)
+        step_s += time.perf_counter() - t
+        deals += int(done.sum())
+    total_s = time.perf_counter() - t_all
+    actions = n_rows * steps
+    print(f"(v) VectorGame, {n_rows:,} rows, random legal actions [{numba.get_num_threads()} thread(s)]: "
+          f"{actions / step_s:12,.0f} actions/s in step, {actions / total_s:12,.0f} with numpy choosing; "
+          f"{deals / total_s:,.0f} deals/s  (goal: 10,000,000 actions/s)")
+
+
 def bench_game(floor, n_deals):
     """Issue 16: actions per second of a random agent in a Python loop through dokosim.Game on one
     thread (legal_actions, random.choice, apply_action; a new Game per deal), goal >= 100,000; and
@@ -298,7 +325,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver, conditions, game)")
+                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver, conditions, game, vector)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -333,6 +360,8 @@ def main():
         bench_dask(floor, int(20_000_000 * scale))
     if "conditions" in only:
         bench_conditions(floor, int(1_000_000 * scale))
+    if "vector" in only:
+        bench_vector(4096 if not args.quick else 512, max(50, int(1000 * scale)))
     if "game" in only:
         bench_game(floor, max(200, int(20_000 * scale)))
     if "solver" in only:
