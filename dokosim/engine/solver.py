@@ -67,7 +67,10 @@ W_GEN = W_HAND_EYES + 1            # the table's generation (advanced for each n
 W_NODES = W_GEN + 1                # nodes searched (statistics)
 W_DEAL = W_NODES + 1               # 4: the hands as dealt (with the cards played), to tell deals apart
 W_SIG = W_DEAL + 4                 # a digest of the deal's tables, rules and marriage seat
-W_SAVE = W_SIG + 1                # 48 x ST_LEN: st before each card index (the undo stack)
+W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped benchmarks and budgets
+W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
+W_SAVE_LIVE = W_ABORTED + 1        # 48: W_LIVE before each card index
+W_SAVE = W_SAVE_LIVE + 48          # 48 x ST_LEN: st before each card index (the undo stack)
 MAX_MOVES = 16
 W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
 W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat and card)
@@ -108,6 +111,7 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         ws[W_ST + i] = st[i]
     for s in range(4):
         ws[W_HANDS + s] = hands[s]
+    ws[W_ABORTED] = 0
     n = st[P_NPLAYED]
     for i in range(48):
         ws[W_PLAYS + i] = plays[i] if i < n else 0
@@ -204,6 +208,50 @@ def _equivalent_above(ws, mine, live, c):
 
 
 @inline_kernel
+def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c):
+    """Play card ``c`` for the seat to move in the workspace's position: save ``st`` and the live
+    slots at the card index (the undo stack), ``play_card``, and keep the slots held, the eyes
+    held and the live slots current. Returns the eyes Re gains by the move (the trick's eyes if
+    it completes the trick and Re wins it, else 0). ``undo_move`` takes it back."""
+    n = st[P_NPLAYED]
+    save = W_SAVE + ST_LEN * n
+    for j in range(ST_LEN):
+        ws[save + j] = st[j]
+    live = ws[W_LIVE]
+    ws[W_SAVE_LIVE + n] = live
+    seat = st[P_TURN] & 3
+    played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    ws[W_HELD + seat] ^= np.int64(1) << ws[W_SLOT + played]
+    ws[W_HAND_EYES] -= EYES[played]
+    gain = 0
+    if n & 3 == 3:
+        gone = np.int64(0)
+        eyes = 0
+        for j in range(n - 3, n + 1):
+            eyes += EYES[plays[j]]
+            gone |= np.int64(1) << ws[W_SLOT + plays[j]]
+        if (st[H_RE_MASK] >> trick_winner[ws[save + P_TRICK]]) & 1:
+            gain = eyes
+        ws[W_LIVE] = live & ~gone
+    return gain
+
+
+@inline_kernel
+def undo_move(ws, st, hands, plays):
+    """Take back the last card played by ``make_move``."""
+    n = st[P_NPLAYED] - 1
+    save = W_SAVE + ST_LEN * n
+    for j in range(ST_LEN):
+        st[j] = ws[save + j]
+    played = plays[n]
+    seat = st[P_TURN] & 3
+    hands[seat] |= np.int64(1) << played
+    ws[W_HELD + seat] |= np.int64(1) << ws[W_SLOT + played]
+    ws[W_HAND_EYES] += EYES[played]
+    ws[W_LIVE] = ws[W_SAVE_LIVE + n]
+
+
+@inline_kernel
 def _table_index(tt, key):
     h = (key ^ (key >> 29)) * HASH_MULT
     return (h >> 24) & ((tt.shape[0] >> 1) - 1)
@@ -225,6 +273,9 @@ def search(ws, tt, alpha, beta):
     cmask = ws[W_CMASK:W_CMASK + 5]
     rules = ws[W_RULES:W_RULES + R_LEN]
     ws[W_NODES] += 1
+    if ws[W_LIMIT] > 0 and ws[W_NODES] > ws[W_LIMIT]:
+        ws[W_ABORTED] = 1
+        return 0
     n = st[P_NPLAYED]
     k = n & 3
     tt_move = -1
@@ -295,37 +346,17 @@ def search(ws, tt, alpha, beta):
             j -= 1
         ws[base + j] = v
         nm += 1
-    save = W_SAVE + ST_LEN * n
     best = -1 if maxi else INF
     best_move = -1
     a = alpha
     b = beta
     for i in range(nm):
         c = ws[base + i] & 63
-        for j in range(ST_LEN):
-            ws[save + j] = st[j]
-        played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        bit = np.int64(1) << ws[W_SLOT + played]
-        ws[W_HELD + seat] ^= bit
-        ws[W_HAND_EYES] -= EYES[played]
-        gain = 0
-        if k == 3:
-            winner = trick_winner[ws[save + P_TRICK]]
-            gone = np.int64(0)
-            eyes = 0
-            for j in range(start, start + 4):
-                eyes += EYES[plays[j]]
-                gone |= np.int64(1) << ws[W_SLOT + plays[j]]
-            if (st[H_RE_MASK] >> winner) & 1:
-                gain = eyes
-            ws[W_LIVE] = live & ~gone
+        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = gain + search(ws, tt, a - gain, b - gain)
-        for j in range(ST_LEN):
-            st[j] = ws[save + j]
-        hands[seat] |= np.int64(1) << played
-        ws[W_HELD + seat] |= bit
-        ws[W_HAND_EYES] += EYES[played]
-        ws[W_LIVE] = live
+        undo_move(ws, st, hands, plays)
+        if ws[W_ABORTED]:
+            return 0
         if maxi:
             if v > best:
                 best = v
@@ -385,6 +416,8 @@ def exact_to_come(ws, tt, guess):
     while lo < hi:
         beta = g + 1 if g == lo else g
         g = search(ws, tt, beta - 1, beta)
+        if ws[W_ABORTED]:
+            return -1
         if g < beta:
             hi = g
         else:
@@ -401,13 +434,16 @@ def exact_full_window(ws, tt):
 
 @decision_kernel
 def solve_eyes(ws, tt):
-    """Re's final eyes under best play from the loaded position."""
-    return past_eyes(ws) + exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
+    """Re's final eyes under best play from the loaded position (-1 when the search ran past the
+    node limit ``ws[W_LIMIT]``)."""
+    v = exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
+    return -1 if ws[W_ABORTED] else past_eyes(ws) + v
 
 
 @decision_kernel
 def solve_reaches(ws, tt, threshold):
-    """Whether Re ends with at least ``threshold`` eyes under best play (one null-window search)."""
+    """Whether Re ends with at least ``threshold`` eyes under best play (one null-window search;
+    meaningless when ``ws[W_ABORTED]`` is set after it: the search ran past the node limit)."""
     need = threshold - past_eyes(ws)
     if need <= 0:
         return True
@@ -420,7 +456,8 @@ def solve_reaches(ws, tt, threshold):
 def solve_card_values(ws, tt, values):
     """values[c] = Re's final eyes under best play after the seat to move plays physical card c
     now, for every legal c (both copies of a card held twice); -1 for the other cards. Returns
-    Re's final eyes under best play (the best value for the seat to move)."""
+    Re's final eyes under best play (the best value for the seat to move), or -1 when the search
+    ran past the node limit ``ws[W_LIMIT]`` (``values`` is then incomplete)."""
     st = ws[W_ST:W_ST + ST_LEN]
     hands = ws[W_HANDS:W_HANDS + 4]
     plays = ws[W_PLAYS:W_PLAYS + 48]
@@ -440,7 +477,6 @@ def solve_card_values(ws, tt, values):
     legal = legal_mask(st, hands[seat], plays, fclass, cmask)
     mine = ws[W_HELD + seat]
     live = ws[W_LIVE]
-    save = W_SAVE + ST_LEN * n
     best = -1 if maxi else INF
     guess = _eyes_to_come(ws) // 2
     # the strongest card of each class of equivalent cards first, then the rest copy it
@@ -450,31 +486,12 @@ def solve_card_values(ws, tt, values):
         m &= m - 1
         if _equivalent_above(ws, mine, live, c) >= 0:
             continue
-        for j in range(ST_LEN):
-            ws[save + j] = st[j]
-        played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        bit = np.int64(1) << ws[W_SLOT + played]
-        ws[W_HELD + seat] ^= bit
-        ws[W_HAND_EYES] -= EYES[played]
-        gain = 0
-        if k == 3:
-            winner = trick_winner[ws[save + P_TRICK]]
-            gone = np.int64(0)
-            eyes = 0
-            for j in range(n - 3, n + 1):
-                eyes += EYES[plays[j]]
-                gone |= np.int64(1) << ws[W_SLOT + plays[j]]
-            if (st[H_RE_MASK] >> winner) & 1:
-                gain = eyes
-            ws[W_LIVE] = live & ~gone
+        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = past + gain + exact_to_come(ws, tt, guess - gain)
         guess = v - past
-        for j in range(ST_LEN):
-            st[j] = ws[save + j]
-        hands[seat] |= np.int64(1) << played
-        ws[W_HELD + seat] |= bit
-        ws[W_HAND_EYES] += EYES[played]
-        ws[W_LIVE] = live
+        undo_move(ws, st, hands, plays)
+        if ws[W_ABORTED]:
+            return -1
         values[c] = v
         if (maxi and v > best) or (not maxi and v < best):
             best = v
