@@ -29,8 +29,8 @@ included).
 """
 import numpy as np
 
-from ..cards import EYES
-from .bits import lowest_bit_index
+from ..cards import EYES, T_TH
+from .bits import lowest_bit_index, popcount
 from .jit import decision_kernel, inline_kernel
 from .layout import (
     H_RE_MASK,
@@ -69,7 +69,9 @@ W_DEAL = W_NODES + 1               # 4: the hands as dealt (with the cards playe
 W_SIG = W_DEAL + 4                 # a digest of the deal's tables, rules and marriage seat
 W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped benchmarks and budgets
 W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
-W_SAVE_LIVE = W_ABORTED + 1        # 48: W_LIVE before each card index
+W_ATTR = W_ABORTED + 1             # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
+W_CLASSES = W_ATTR + 48            # 5: the slots of each class
+W_SAVE_LIVE = W_CLASSES + 5        # 48: W_LIVE before each card index
 W_SAVE = W_SAVE_LIVE + 48          # 48 x ST_LEN: st before each card index (the undo stack)
 MAX_MOVES = 16
 W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
@@ -77,6 +79,7 @@ W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat an
 W_LEN = W_HIST + 4 * 48
 
 TT_BITS_DEFAULT = 20
+# a table entry: key, then lo | hi << 8 | (best lead + 1) << 16 | cards left << 23 | generation << 29
 HASH_MULT = -4658895280553007687  # 0xBF58476D1CE4E5B9 as a signed int64
 INF = 100000
 
@@ -141,6 +144,7 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
             ws[W_CARD + slot] = best
             slot += 1
         cls = ((np.int64(1) << slot) - 1) ^ ((np.int64(1) << first) - 1)
+        ws[W_CLASSES + k] = cls
         for s in range(first, slot):
             ws[W_CLASS + s] = cls
             tie = np.int64(0)
@@ -171,6 +175,14 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         if ws[W_DEAL + s] != dealt:
             same = False
         ws[W_DEAL + s] = dealt
+    # per slot, what makes two cards interchangeable in the relative-rank key (_rank_key)
+    for sl in range(48):
+        c = ws[W_CARD + sl]
+        owner = 4
+        for s in range(4):
+            if (ws[W_DEAL + s] >> c) & 1:
+                owner = s
+        ws[W_ATTR + sl] = owner * 64 + EYES[c] * 2 + ((c >> 1) == T_TH)
     # tables, rules and the marriage seat are part of the deal too
     sig = W_SIG
     key = st[P_MARRIAGE_SEAT] + 7 * rules[R_DULLE]
@@ -252,9 +264,110 @@ def undo_move(ws, st, hands, plays):
 
 
 @inline_kernel
+def _rank_key(ws, live):
+    """The cards held at a trick boundary (``live``, as slots) up to relative rank: a set of
+    slots of the same deal in which every class holds, weakest first, the same sequence of
+    (owner, eyes, Dulle or not, tied with the one before or not) as ``live``. Positions with the
+    same sequences play alike (trick winners, legal cards, eyes, parties), so they share a
+    table entry. The set is the lowest such (greedy, slot by slot); when the greedy scan finds
+    none it is ``live`` itself, which has the same sequences too."""
+    key = np.int64(0)
+    for k in range(5):
+        cls = ws[W_CLASSES + k]
+        rem = live & cls
+        if rem == 0:
+            continue
+        q = lowest_bit_index(cls)
+        end = q + popcount(cls)
+        prev_r = -1
+        prev_c = -1
+        while rem:
+            r = lowest_bit_index(rem)
+            rem &= rem - 1
+            a = ws[W_ATTR + r]
+            tie_r = prev_r >= 0 and (ws[W_TIE + r] >> prev_r) & 1 == 1
+            while q < end:
+                if ws[W_ATTR + q] == a and (prev_c < 0 or ((ws[W_TIE + q] >> prev_c) & 1 == 1) == tie_r):
+                    break
+                q += 1
+            if q == end:
+                return live
+            key |= np.int64(1) << q
+            prev_c = q
+            prev_r = r
+            q += 1
+    return key
+
+
+@inline_kernel
+def _highest_bit_index(mask):
+    """Index of the highest set bit of a non-zero ``mask``."""
+    while mask & (mask - 1):
+        mask &= mask - 1
+    return lowest_bit_index(mask)
+
+
+@inline_kernel
+def _least_eyes(ws, slots, count):
+    """The sum of the ``count`` smallest eyes among the cards of ``slots`` (all of them if fewer)."""
+    total = 0
+    for _ in range(count):
+        if slots == 0:
+            break
+        low = -1
+        low_eyes = 100
+        m = slots
+        while m:
+            q = lowest_bit_index(m)
+            m &= m - 1
+            e = EYES[ws[W_CARD + q]]
+            if e < low_eyes:
+                low = q
+                low_eyes = e
+        total += low_eyes
+        slots &= ~(np.int64(1) << low)
+    return total
+
+
+@inline_kernel
+def _sure_trump_eyes(ws, leader, live):
+    """A lower bound on the eyes the side of ``leader`` takes from a trick boundary (quick
+    tricks): the leader's trumps that rank above every other seat's trump (not tied with one)
+    win a trick each, led one after another, and each other seat then plays its trumps with
+    the fewest eyes, or, out of trumps, its cards with the fewest eyes."""
+    trumps = ws[W_CLASSES + 4]
+    mine = ws[W_HELD + leader] & trumps
+    if mine == 0:
+        return 0
+    others = live & trumps & ~mine
+    sure = mine
+    if others:
+        top = _highest_bit_index(others)
+        sure = mine & ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+    count = popcount(sure)
+    if count == 0:
+        return 0
+    eyes = 0
+    m = sure
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+    for s in range(4):
+        if s != leader:
+            held = ws[W_HELD + s]
+            t = held & trumps
+            nt = popcount(t)
+            eyes += _least_eyes(ws, t, count)
+            if nt < count:
+                eyes += _least_eyes(ws, held & ~trumps, count - nt)
+    return eyes
+
+
+@inline_kernel
 def _table_index(tt, key):
+    """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
-    return (h >> 24) & ((tt.shape[0] >> 1) - 1)
+    return (h >> 24) & ((tt.shape[0] >> 1) - 2)
 
 
 @decision_kernel
@@ -284,27 +397,62 @@ def search(ws, tt, alpha, beta):
     lo = 0
     hi = INF
     if k == 0:
-        if n == 4 * st[P_HAND_SIZE]:
+        left = 4 * st[P_HAND_SIZE] - n
+        if left == 0:
             return 0
+        if left == 4:
+            # the last trick: every card is forced
+            gain = 0
+            for j in range(4):
+                c = lowest_bit_index(hands[st[P_TURN] & 3])
+                gain += make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+            for j in range(4):
+                undo_move(ws, st, hands, plays)
+            return gain
         rem = ws[W_HAND_EYES]
         if beta <= 0:
             return 0
         if alpha >= rem:
             return rem
-        key = (hands[0] | hands[1] | hands[2] | hands[3]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
+        key = _rank_key(ws, ws[W_LIVE]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i = _table_index(tt, key)
         hi = rem
+        if tt[2 * slot_i] != key or (tt[2 * slot_i + 1] >> 29) != ws[W_GEN]:
+            slot_i += 1
         entry = tt[2 * slot_i + 1]
-        if tt[2 * slot_i] == key and (entry >> 24) == ws[W_GEN]:
+        if tt[2 * slot_i] == key and (entry >> 29) == ws[W_GEN]:
             lo = entry & 255
             hi = (entry >> 8) & 255
-            tt_move = ((entry >> 16) & 255) - 1
+            tt_move = ((entry >> 16) & 127) - 1
             if lo >= beta:
                 return lo
             if hi <= alpha or lo == hi:
                 return hi
             alpha = max(alpha, lo)
             beta = min(beta, hi)
+        else:
+            # not found: store in the first entry of the bucket unless it holds a deeper position of this deal
+            slot_i -= 1
+            old = tt[2 * slot_i + 1]
+            if (old >> 29) == ws[W_GEN] and ((old >> 23) & 63) > left:
+                slot_i += 1
+        # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
+        leader = st[P_TURN] & 3
+        sure = _sure_trump_eyes(ws, leader, ws[W_LIVE])
+        if (st[H_RE_MASK] >> leader) & 1:
+            if sure >= beta:
+                return sure
+        elif rem - sure <= alpha:
+            return rem - sure
+    else:
+        # Re takes between 0 and every eye still to come (the trick on the table included)
+        if beta <= 0:
+            return 0
+        to_come = ws[W_HAND_EYES]
+        for j in range(n - k, n):
+            to_come += EYES[plays[j]]
+        if alpha >= to_come:
+            return to_come
     seat = st[P_TURN] & 3
     re_mask = st[H_RE_MASK]
     maxi = (re_mask >> seat) & 1 == 1
@@ -379,7 +527,7 @@ def search(ws, tt, alpha, beta):
             lo = best
             hi = best
         tt[2 * slot_i] = key
-        tt[2 * slot_i + 1] = lo | (hi << 8) | ((best_move + 1) << 16) | (ws[W_GEN] << 24)
+        tt[2 * slot_i + 1] = lo | (hi << 8) | ((best_move + 1) << 16) | ((4 * st[P_HAND_SIZE] - n) << 23) | (ws[W_GEN] << 29)
     return best
 
 
@@ -408,13 +556,13 @@ def past_eyes(ws):
 
 @decision_kernel
 def exact_to_come(ws, tt, guess):
-    """Re's exact eyes in the tricks still to be completed: MTD(f), null-window searches from
-    ``guess`` until the bounds meet."""
+    """Re's exact eyes in the tricks still to be completed: null-window searches until the bounds
+    meet, the first at ``guess``, then each halving the range left (the fail-soft bounds of a
+    search narrow it further; MTD(f)'s steps from the last bound took 4 times as many searches)."""
     lo = 0
     hi = _eyes_to_come(ws)
-    g = min(max(guess, lo), hi)
+    beta = min(max(guess, lo + 1), hi)
     while lo < hi:
-        beta = g + 1 if g == lo else g
         g = search(ws, tt, beta - 1, beta)
         if ws[W_ABORTED]:
             return -1
@@ -422,6 +570,7 @@ def exact_to_come(ws, tt, guess):
             hi = g
         else:
             lo = g
+        beta = (lo + hi + 1) // 2
     return lo
 
 
