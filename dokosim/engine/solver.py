@@ -330,20 +330,25 @@ def _least_eyes(ws, slots, count):
 
 
 @inline_kernel
-def _sure_trump_eyes(ws, leader, live):
-    """A lower bound on the eyes the side of ``leader`` takes from a trick boundary (quick
-    tricks): the leader's trumps that rank above every other seat's trump (not tied with one)
-    win a trick each, led one after another, and each other seat then plays its trumps with
-    the fewest eyes, or, out of trumps, its cards with the fewest eyes."""
+def _sure_trumps(ws, leader, live):
+    """The slots of the leader's trumps that rank above every other seat's trump, not tied with
+    one (at a trick boundary: each wins a trick when led)."""
     trumps = ws[W_CLASSES + 4]
     mine = ws[W_HELD + leader] & trumps
-    if mine == 0:
-        return 0
     others = live & trumps & ~mine
-    sure = mine
-    if others:
-        top = _highest_bit_index(others)
-        sure = mine & ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+    if mine == 0 or others == 0:
+        return mine
+    top = _highest_bit_index(others)
+    return mine & ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+
+
+@inline_kernel
+def _sure_trump_eyes(ws, leader, sure):
+    """A lower bound on the eyes the side of ``leader`` takes from a trick boundary (quick
+    tricks): the leader's ``sure`` trumps (``_sure_trumps``) win a trick each, led one after
+    another, and each other seat then plays its trumps with the fewest eyes, or, out of trumps,
+    its cards with the fewest eyes."""
+    trumps = ws[W_CLASSES + 4]
     count = popcount(sure)
     if count == 0:
         return 0
@@ -392,6 +397,7 @@ def search(ws, tt, alpha, beta):
     n = st[P_NPLAYED]
     k = n & 3
     tt_move = -1
+    sure_slots = np.int64(0)
     slot_i = -1
     key = np.int64(0)
     lo = 0
@@ -438,7 +444,8 @@ def search(ws, tt, alpha, beta):
                 slot_i += 1
         # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
         leader = st[P_TURN] & 3
-        sure = _sure_trump_eyes(ws, leader, ws[W_LIVE])
+        sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
+        sure = _sure_trump_eyes(ws, leader, sure_slots)
         if (st[H_RE_MASK] >> leader) & 1:
             if sure >= beta:
                 return sure
@@ -477,7 +484,11 @@ def search(ws, tt, alpha, beta):
         if _equivalent_above(ws, mine, live, c) >= 0:
             continue
         if k == 0:
-            score = 1 << 20 if c == tt_move else min(ws[hist + c], (1 << 20) - 1)
+            # the table's lead, then a sure trick, then by the history of cut-offs
+            if c == tt_move:
+                score = 1 << 20
+            else:
+                score = min(ws[hist + c], (1 << 19) - 1) + (((sure_slots >> ws[W_SLOT + c]) & 1) << 19)
         else:
             plays[n] = c
             wins = best_offset(plays, start, k + 1, power, fclass, dulle, last) == k
