@@ -266,3 +266,20 @@ def test_solve_command_prints_a_line_per_record_and_errors_as_game_record_md(tmp
     bad = subprocess.run([sys.executable, "-m", "dokosim.cli", "solve", "--from-start", "-"],
                          input=json.dumps(recs[2]), capture_output=True, text=True, check=False)
     assert bad.returncode == 1 and json.loads(bad.stdout)["kind"] == "unknown_card"
+
+
+def test_node_limit_gives_up_and_leaves_the_table_sound(random_records):
+    # a solve past the node limit returns None; what it stored is still exact for the next solve
+    from dokosim.records import replay_detail
+    from dokosim.solve import Solver
+    state = replay_detail(positions(random_records, 6, 1, seed=4)[0])["state"]
+    capped = Solver(table_bits=16, node_limit=200)
+    capped.load(state)
+    assert capped.eyes() is None and capped.reaches(121) is None and capped.card_values() is None
+    assert 200 <= capped.nodes <= 3 * 201
+    fresh = Solver(table_bits=16)
+    fresh.load(state)
+    capped.node_limit = 0
+    capped.load(state)
+    assert capped.card_values()[0] == fresh.card_values()[0] == fresh.eyes()
+    assert np.array_equal(capped.card_values()[1], fresh.card_values()[1])
