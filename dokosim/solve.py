@@ -23,12 +23,30 @@ class Solver:
     ``load(state)`` takes a position as the kernels hold it (st, hands, plays, play_seat,
     trick_winner, power, fclass, cmask, rules); ``eyes()``, ``reaches(t)`` and
     ``card_values()`` solve it. Positions of the same deal share the table's entries.
+    ``node_limit`` (0: none) caps the nodes of each solve: past it a solve gives up and returns
+    None (a budget for benchmarks and strategies).
     """
 
-    def __init__(self, table_bits: int = 20):
+    def __init__(self, table_bits: int = 20, node_limit: int = 0):
         from .engine.solver import new_table, new_workspace
         self.ws = new_workspace()
         self.tt = new_table(table_bits)
+        self.node_limit = node_limit
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by this solver so far (all solves)."""
+        from .engine.solver import W_NODES
+        return int(self.ws[W_NODES])
+
+    def _start(self) -> None:
+        from .engine.solver import W_ABORTED, W_LIMIT, W_NODES
+        self.ws[W_ABORTED] = 0
+        self.ws[W_LIMIT] = self.ws[W_NODES] + self.node_limit if self.node_limit > 0 else 0
+
+    def _aborted(self) -> bool:
+        from .engine.solver import W_ABORTED
+        return bool(self.ws[W_ABORTED])
 
     def load(self, state) -> None:
         """Copy a position into the workspace."""
@@ -36,23 +54,30 @@ class Solver:
         from .kernels import ensure_loop
         ensure_loop(load_position, "the double-dummy solver")(self.ws, *state)
 
-    def eyes(self) -> int:
-        """Re's final eyes under best play from the loaded position."""
+    def eyes(self) -> int | None:
+        """Re's final eyes under best play from the loaded position (None past the node limit)."""
         from .engine.solver import solve_eyes
-        return int(solve_eyes(self.ws, self.tt))
+        self._start()
+        eyes = int(solve_eyes(self.ws, self.tt))
+        return None if self._aborted() else eyes
 
-    def reaches(self, threshold: int) -> bool:
-        """Whether Re ends with at least ``threshold`` eyes under best play."""
+    def reaches(self, threshold: int) -> bool | None:
+        """Whether Re ends with at least ``threshold`` eyes under best play (None past the node
+        limit)."""
         from .engine.solver import solve_reaches
-        return bool(solve_reaches(self.ws, self.tt, threshold))
+        self._start()
+        yes = bool(solve_reaches(self.ws, self.tt, threshold))
+        return None if self._aborted() else yes
 
-    def card_values(self) -> tuple[int, np.ndarray]:
+    def card_values(self) -> tuple[int, np.ndarray] | None:
         """(Re's final eyes under best play, values) where values[c] is Re's final eyes after
-        physical card c and best play after it, for every legal c, and -1 for the others."""
+        physical card c and best play after it, for every legal c, and -1 for the others (None
+        past the node limit)."""
         from .engine.solver import solve_card_values
         values = np.zeros(48, dtype=np.int64)
+        self._start()
         best = int(solve_card_values(self.ws, self.tt, values))
-        return best, values
+        return None if self._aborted() else (best, values)
 
 
 def solve(record, from_start: bool = False, solver: Solver | None = None) -> dict:

@@ -164,10 +164,13 @@ def bench_dask(floor, n, workers=2):
 
 
 # ---- the double-dummy solver (issue 14) ----------------------------------------------------
-def bench_solver(n_start, n_six):
-    """ms per solve on one thread: (i) exact eyes from the first card of random normal deals,
-    (ii) does Re reach 121 from there, (iii) exact eyes with 6 tricks left (random play to
-    trick 7). A fresh deal each solve (the table's entries of one deal do not help the next)."""
+def bench_solver(n_start, n_six, node_cap=30_000_000):
+    """CPU ms per solve on one thread (time.process_time: the machine is shared): (i) exact eyes
+    from the first card of random normal deals, (ii) does Re reach 121 from there, (iii) exact
+    eyes with 6 tricks left (random play to trick 7). A fresh deal each solve (the table's
+    entries of one deal do not help the next). A solve that searches more than ``node_cap``
+    nodes gives up (Solver's node limit) and counts as "over the cap": a percentile that falls
+    on such solves is printed as "> cap" with the time the cap took."""
     import json
 
     import numpy as np
@@ -178,30 +181,41 @@ def bench_solver(n_start, n_six):
     df = simulate(max(n_start, n_six), seed=14, strategy="random", contract="normal", calls=False,
                   keep_play=True)
     records = [json.loads(r) for r in df["record"]]
-    solver = Solver()
+    solver = Solver(node_limit=node_cap)
     t = time.perf_counter()
     solver.load(replay_detail({**records[0], "play": records[0]["play"][:44]})["state"])
     solver.eyes()
-    print(f"solver: compiled or loaded in {time.perf_counter() - t:.1f} s")
+    print(f"solver: compiled or loaded in {time.perf_counter() - t:.1f} s; node cap {node_cap:,} per solve")
 
     def timings(recs, cards, solve):
         states = [replay_detail({**r, "play": r["play"][:cards]})["state"] for r in recs]
-        ms = []
+        ms, nodes, capped = [], [], []
         for state in states:
             solver.load(state)
-            t = time.perf_counter()
-            solve()
-            ms.append(1000 * (time.perf_counter() - t))
-        return np.array(ms)
+            n0 = solver.nodes
+            t = time.process_time()
+            out = solve()
+            ms.append(1000 * (time.process_time() - t))
+            nodes.append(solver.nodes - n0)
+            capped.append(out is None)
+        return np.array(ms), np.array(nodes), np.array(capped)
+
+    def quantile(ms, capped, q):
+        # capped solves rank above every finished one
+        order = np.lexsort((ms, capped))
+        i = min(len(ms) - 1, int(np.ceil(q * len(ms))) - 1)
+        j = order[i]
+        return f"> {ms[j]:8.0f}" if capped[j] else f"{ms[j]:10.2f}"
 
     for label, recs, cards, solve, goal in (
             ("(i) exact eyes from the first card", records[:n_start], 0, solver.eyes, 100),
             ("(ii) does Re reach 121, from the first card", records[:n_start], 0,
              lambda: solver.reaches(121), 20),
             ("(iii) exact eyes, 6 tricks left", records[:n_six], 24, solver.eyes, 1)):
-        ms = timings(recs, cards, solve)
-        print(f"{label:58} median {np.median(ms):9.2f} ms  p99 {np.percentile(ms, 99):9.2f} ms  "
-              f"({len(ms)} deals; goal: median <= {goal} ms)")
+        ms, nodes, capped = timings(recs, cards, solve)
+        print(f"{label:46} median {quantile(ms, capped, 0.5)} ms  p99 {quantile(ms, capped, 0.99)} ms  "
+              f"({len(ms)} deals, {capped.sum()} over the cap; median {np.median(nodes):,.0f} nodes, "
+              f"{1e6 * ms[~capped].sum() / max(1, nodes[~capped].sum()):.0f} ns per node; goal: median <= {goal} ms)")
 
 
 def bench_conditions(floor, n, passes=4):

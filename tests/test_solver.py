@@ -266,3 +266,26 @@ def test_solve_command_prints_a_line_per_record_and_errors_as_game_record_md(tmp
     bad = subprocess.run([sys.executable, "-m", "dokosim.cli", "solve", "--from-start", "-"],
                          input=json.dumps(recs[2]), capture_output=True, text=True, check=False)
     assert bad.returncode == 1 and json.loads(bad.stdout)["kind"] == "unknown_card"
+
+
+def test_node_limit_gives_up_and_leaves_the_table_sound(random_records):
+    # a solve past the node limit returns None; what it stored is still exact for the next solve
+    from dokosim.records import replay_detail
+    from dokosim.solve import Solver
+    state = replay_detail(positions(random_records, 6, 1, seed=4)[0])["state"]
+    fresh = Solver(table_bits=16)
+    fresh.load(state)
+    best, values = fresh.card_values()
+    limit = fresh.nodes // 4
+    assert limit > 10
+    capped = Solver(table_bits=16, node_limit=limit)
+    capped.load(state)
+    assert capped.card_values() is None
+    assert capped.eyes() is None
+    assert 2 * limit <= capped.nodes <= 2 * (limit + 1)
+    capped.node_limit = 0
+    capped.load(state)
+    again, values_again = capped.card_values()
+    assert again == best and np.array_equal(values_again, values)
+    capped.load(state)
+    assert capped.eyes() == best

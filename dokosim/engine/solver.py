@@ -10,12 +10,16 @@ Kontra, so a seat in ``st[H_RE_MASK]`` maximises it and the others minimise it. 
 marriage is clarified only the marriage player is in that mask; a seat joins Re when
 ``play_card`` says so (the kernels' parties at every moment).
 
-Techniques: fail-soft alpha-beta over single cards, a transposition table at trick
-boundaries (key: the cards still held, the seat to lead and the Re seats; value: bounds on
-Re's eyes to come and the best lead), one move per class of equivalent cards (cards of one
+Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``), the last
+trick played out without search, a transposition table at trick boundaries (key: the cards
+still held up to relative rank (``_rank_key``), the seat to lead and the Re seats; value:
+bounds on Re's eyes to come and the best lead; two-entry buckets, the first kept for the
+deeper position), quick bounds at every node (no eyes left to win, and at a trick boundary the
+eyes of the leader's sure trump tricks), one move per class of equivalent cards (cards of one
 seat with the same eyes between which no other seat holds a card of the class, nor has one on
-the table; the two copies of a card are the simplest case), move ordering (the table's move,
-then by the trick so far), and MTD(f) over null-window searches for the exact value.
+the table; the two copies of a card are the simplest case), move ordering (the table's move, a
+sure trump, the history of cut-offs; following: by the trick so far), and the exact value by
+null-window searches (the first at a guess, then bisecting the range the bounds leave).
 
 Everything a search needs lives in two int64 arrays the caller allocates once and passes in:
 the workspace (``new_workspace``, layout ``W_*`` below: the position's arrays, the card slots,
@@ -29,8 +33,8 @@ included).
 """
 import numpy as np
 
-from ..cards import EYES
-from .bits import lowest_bit_index
+from ..cards import EYES, T_TH
+from .bits import lowest_bit_index, popcount
 from .jit import decision_kernel, inline_kernel
 from .layout import (
     H_RE_MASK,
@@ -67,13 +71,19 @@ W_GEN = W_HAND_EYES + 1            # the table's generation (advanced for each n
 W_NODES = W_GEN + 1                # nodes searched (statistics)
 W_DEAL = W_NODES + 1               # 4: the hands as dealt (with the cards played), to tell deals apart
 W_SIG = W_DEAL + 4                 # a digest of the deal's tables, rules and marriage seat
-W_SAVE = W_SIG + 1                # 48 x ST_LEN: st before each card index (the undo stack)
+W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped benchmarks and budgets
+W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
+W_ATTR = W_ABORTED + 1             # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
+W_CLASSES = W_ATTR + 48            # 5: the slots of each class
+W_SAVE_LIVE = W_CLASSES + 5        # 48: W_LIVE before each card index
+W_SAVE = W_SAVE_LIVE + 48          # 48 x ST_LEN: st before each card index (the undo stack)
 MAX_MOVES = 16
 W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
 W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat and card)
 W_LEN = W_HIST + 4 * 48
 
 TT_BITS_DEFAULT = 20
+# a table entry: key, then lo | hi << 8 | (best lead + 1) << 16 | cards left << 23 | generation << 29
 HASH_MULT = -4658895280553007687  # 0xBF58476D1CE4E5B9 as a signed int64
 INF = 100000
 
@@ -108,6 +118,7 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         ws[W_ST + i] = st[i]
     for s in range(4):
         ws[W_HANDS + s] = hands[s]
+    ws[W_ABORTED] = 0
     n = st[P_NPLAYED]
     for i in range(48):
         ws[W_PLAYS + i] = plays[i] if i < n else 0
@@ -137,6 +148,7 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
             ws[W_CARD + slot] = best
             slot += 1
         cls = ((np.int64(1) << slot) - 1) ^ ((np.int64(1) << first) - 1)
+        ws[W_CLASSES + k] = cls
         for s in range(first, slot):
             ws[W_CLASS + s] = cls
             tie = np.int64(0)
@@ -167,6 +179,14 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         if ws[W_DEAL + s] != dealt:
             same = False
         ws[W_DEAL + s] = dealt
+    # per slot, what makes two cards interchangeable in the relative-rank key (_rank_key)
+    for sl in range(48):
+        c = ws[W_CARD + sl]
+        owner = 4
+        for s in range(4):
+            if (ws[W_DEAL + s] >> c) & 1:
+                owner = s
+        ws[W_ATTR + sl] = owner * 64 + EYES[c] * 2 + ((c >> 1) == T_TH)
     # tables, rules and the marriage seat are part of the deal too
     sig = W_SIG
     key = st[P_MARRIAGE_SEAT] + 7 * rules[R_DULLE]
@@ -204,9 +224,159 @@ def _equivalent_above(ws, mine, live, c):
 
 
 @inline_kernel
+def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c):
+    """Play card ``c`` for the seat to move in the workspace's position: save ``st`` and the live
+    slots at the card index (the undo stack), ``play_card``, and keep the slots held, the eyes
+    held and the live slots current. Returns the eyes Re gains by the move (the trick's eyes if
+    it completes the trick and Re wins it, else 0). ``undo_move`` takes it back."""
+    n = st[P_NPLAYED]
+    save = W_SAVE + ST_LEN * n
+    for j in range(ST_LEN):
+        ws[save + j] = st[j]
+    live = ws[W_LIVE]
+    ws[W_SAVE_LIVE + n] = live
+    seat = st[P_TURN] & 3
+    played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    ws[W_HELD + seat] ^= np.int64(1) << ws[W_SLOT + played]
+    ws[W_HAND_EYES] -= EYES[played]
+    gain = 0
+    if n & 3 == 3:
+        gone = np.int64(0)
+        eyes = 0
+        for j in range(n - 3, n + 1):
+            eyes += EYES[plays[j]]
+            gone |= np.int64(1) << ws[W_SLOT + plays[j]]
+        if (st[H_RE_MASK] >> trick_winner[ws[save + P_TRICK]]) & 1:
+            gain = eyes
+        ws[W_LIVE] = live & ~gone
+    return gain
+
+
+@inline_kernel
+def undo_move(ws, st, hands, plays):
+    """Take back the last card played by ``make_move``."""
+    n = st[P_NPLAYED] - 1
+    save = W_SAVE + ST_LEN * n
+    for j in range(ST_LEN):
+        st[j] = ws[save + j]
+    played = plays[n]
+    seat = st[P_TURN] & 3
+    hands[seat] |= np.int64(1) << played
+    ws[W_HELD + seat] |= np.int64(1) << ws[W_SLOT + played]
+    ws[W_HAND_EYES] += EYES[played]
+    ws[W_LIVE] = ws[W_SAVE_LIVE + n]
+
+
+@inline_kernel
+def _rank_key(ws, live):
+    """The cards held at a trick boundary (``live``, as slots) up to relative rank: a set of
+    slots of the same deal in which every class holds, weakest first, the same sequence of
+    (owner, eyes, Dulle or not, tied with the one before or not) as ``live``. Positions with the
+    same sequences play alike (trick winners, legal cards, eyes, parties), so they share a
+    table entry. The set is the lowest such (greedy, slot by slot); when the greedy scan finds
+    none it is ``live`` itself, which has the same sequences too."""
+    key = np.int64(0)
+    for k in range(5):
+        cls = ws[W_CLASSES + k]
+        rem = live & cls
+        if rem == 0:
+            continue
+        q = lowest_bit_index(cls)
+        end = q + popcount(cls)
+        prev_r = -1
+        prev_c = -1
+        while rem:
+            r = lowest_bit_index(rem)
+            rem &= rem - 1
+            a = ws[W_ATTR + r]
+            tie_r = prev_r >= 0 and (ws[W_TIE + r] >> prev_r) & 1 == 1
+            while q < end:
+                if ws[W_ATTR + q] == a and (prev_c < 0 or ((ws[W_TIE + q] >> prev_c) & 1 == 1) == tie_r):
+                    break
+                q += 1
+            if q == end:
+                return live
+            key |= np.int64(1) << q
+            prev_c = q
+            prev_r = r
+            q += 1
+    return key
+
+
+@inline_kernel
+def _highest_bit_index(mask):
+    """Index of the highest set bit of a non-zero ``mask``."""
+    while mask & (mask - 1):
+        mask &= mask - 1
+    return lowest_bit_index(mask)
+
+
+@inline_kernel
+def _least_eyes(ws, slots, count):
+    """The sum of the ``count`` smallest eyes among the cards of ``slots`` (all of them if fewer)."""
+    total = 0
+    for _ in range(count):
+        if slots == 0:
+            break
+        low = -1
+        low_eyes = 100
+        m = slots
+        while m:
+            q = lowest_bit_index(m)
+            m &= m - 1
+            e = EYES[ws[W_CARD + q]]
+            if e < low_eyes:
+                low = q
+                low_eyes = e
+        total += low_eyes
+        slots &= ~(np.int64(1) << low)
+    return total
+
+
+@inline_kernel
+def _sure_trumps(ws, leader, live):
+    """The slots of the leader's trumps that rank above every other seat's trump, not tied with
+    one (at a trick boundary: each wins a trick when led)."""
+    trumps = ws[W_CLASSES + 4]
+    mine = ws[W_HELD + leader] & trumps
+    others = live & trumps & ~mine
+    if mine == 0 or others == 0:
+        return mine
+    top = _highest_bit_index(others)
+    return mine & ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+
+
+@inline_kernel
+def _sure_trump_eyes(ws, leader, sure):
+    """A lower bound on the eyes the side of ``leader`` takes from a trick boundary (quick
+    tricks): the leader's ``sure`` trumps (``_sure_trumps``) win a trick each, led one after
+    another, and each other seat then plays its trumps with the fewest eyes, or, out of trumps,
+    its cards with the fewest eyes."""
+    trumps = ws[W_CLASSES + 4]
+    count = popcount(sure)
+    if count == 0:
+        return 0
+    eyes = 0
+    m = sure
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+    for s in range(4):
+        if s != leader:
+            held = ws[W_HELD + s]
+            t = held & trumps
+            nt = popcount(t)
+            eyes += _least_eyes(ws, t, count)
+            if nt < count:
+                eyes += _least_eyes(ws, held & ~trumps, count - nt)
+    return eyes
+
+
+@inline_kernel
 def _table_index(tt, key):
+    """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
-    return (h >> 24) & ((tt.shape[0] >> 1) - 1)
+    return (h >> 24) & ((tt.shape[0] >> 1) - 2)
 
 
 @decision_kernel
@@ -225,35 +395,75 @@ def search(ws, tt, alpha, beta):
     cmask = ws[W_CMASK:W_CMASK + 5]
     rules = ws[W_RULES:W_RULES + R_LEN]
     ws[W_NODES] += 1
+    if ws[W_LIMIT] > 0 and ws[W_NODES] > ws[W_LIMIT]:
+        ws[W_ABORTED] = 1
+        return 0
     n = st[P_NPLAYED]
     k = n & 3
     tt_move = -1
+    sure_slots = np.int64(0)
     slot_i = -1
     key = np.int64(0)
     lo = 0
     hi = INF
     if k == 0:
-        if n == 4 * st[P_HAND_SIZE]:
+        left = 4 * st[P_HAND_SIZE] - n
+        if left == 0:
             return 0
+        if left == 4:
+            # the last trick: every card is forced
+            gain = 0
+            for j in range(4):
+                c = lowest_bit_index(hands[st[P_TURN] & 3])
+                gain += make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+            for j in range(4):
+                undo_move(ws, st, hands, plays)
+            return gain
         rem = ws[W_HAND_EYES]
         if beta <= 0:
             return 0
         if alpha >= rem:
             return rem
-        key = (hands[0] | hands[1] | hands[2] | hands[3]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
+        key = _rank_key(ws, ws[W_LIVE]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i = _table_index(tt, key)
         hi = rem
+        if tt[2 * slot_i] != key or (tt[2 * slot_i + 1] >> 29) != ws[W_GEN]:
+            slot_i += 1
         entry = tt[2 * slot_i + 1]
-        if tt[2 * slot_i] == key and (entry >> 24) == ws[W_GEN]:
+        if tt[2 * slot_i] == key and (entry >> 29) == ws[W_GEN]:
             lo = entry & 255
             hi = (entry >> 8) & 255
-            tt_move = ((entry >> 16) & 255) - 1
+            tt_move = ((entry >> 16) & 127) - 1
             if lo >= beta:
                 return lo
             if hi <= alpha or lo == hi:
                 return hi
             alpha = max(alpha, lo)
             beta = min(beta, hi)
+        else:
+            # not found: store in the first entry of the bucket unless it holds a deeper position of this deal
+            slot_i -= 1
+            old = tt[2 * slot_i + 1]
+            if (old >> 29) == ws[W_GEN] and ((old >> 23) & 63) > left:
+                slot_i += 1
+        # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
+        leader = st[P_TURN] & 3
+        sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
+        sure = _sure_trump_eyes(ws, leader, sure_slots)
+        if (st[H_RE_MASK] >> leader) & 1:
+            if sure >= beta:
+                return sure
+        elif rem - sure <= alpha:
+            return rem - sure
+    else:
+        # Re takes between 0 and every eye still to come (the trick on the table included)
+        if beta <= 0:
+            return 0
+        to_come = ws[W_HAND_EYES]
+        for j in range(n - k, n):
+            to_come += EYES[plays[j]]
+        if alpha >= to_come:
+            return to_come
     seat = st[P_TURN] & 3
     re_mask = st[H_RE_MASK]
     maxi = (re_mask >> seat) & 1 == 1
@@ -278,7 +488,11 @@ def search(ws, tt, alpha, beta):
         if _equivalent_above(ws, mine, live, c) >= 0:
             continue
         if k == 0:
-            score = 1 << 20 if c == tt_move else min(ws[hist + c], (1 << 20) - 1)
+            # the table's lead, then a sure trick, then by the history of cut-offs
+            if c == tt_move:
+                score = 1 << 20
+            else:
+                score = min(ws[hist + c], (1 << 19) - 1) + (((sure_slots >> ws[W_SLOT + c]) & 1) << 19)
         else:
             plays[n] = c
             wins = best_offset(plays, start, k + 1, power, fclass, dulle, last) == k
@@ -295,37 +509,17 @@ def search(ws, tt, alpha, beta):
             j -= 1
         ws[base + j] = v
         nm += 1
-    save = W_SAVE + ST_LEN * n
     best = -1 if maxi else INF
     best_move = -1
     a = alpha
     b = beta
     for i in range(nm):
         c = ws[base + i] & 63
-        for j in range(ST_LEN):
-            ws[save + j] = st[j]
-        played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        bit = np.int64(1) << ws[W_SLOT + played]
-        ws[W_HELD + seat] ^= bit
-        ws[W_HAND_EYES] -= EYES[played]
-        gain = 0
-        if k == 3:
-            winner = trick_winner[ws[save + P_TRICK]]
-            gone = np.int64(0)
-            eyes = 0
-            for j in range(start, start + 4):
-                eyes += EYES[plays[j]]
-                gone |= np.int64(1) << ws[W_SLOT + plays[j]]
-            if (st[H_RE_MASK] >> winner) & 1:
-                gain = eyes
-            ws[W_LIVE] = live & ~gone
+        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = gain + search(ws, tt, a - gain, b - gain)
-        for j in range(ST_LEN):
-            st[j] = ws[save + j]
-        hands[seat] |= np.int64(1) << played
-        ws[W_HELD + seat] |= bit
-        ws[W_HAND_EYES] += EYES[played]
-        ws[W_LIVE] = live
+        undo_move(ws, st, hands, plays)
+        if ws[W_ABORTED]:
+            return 0
         if maxi:
             if v > best:
                 best = v
@@ -348,7 +542,7 @@ def search(ws, tt, alpha, beta):
             lo = best
             hi = best
         tt[2 * slot_i] = key
-        tt[2 * slot_i + 1] = lo | (hi << 8) | ((best_move + 1) << 16) | (ws[W_GEN] << 24)
+        tt[2 * slot_i + 1] = lo | (hi << 8) | ((best_move + 1) << 16) | ((4 * st[P_HAND_SIZE] - n) << 23) | (ws[W_GEN] << 29)
     return best
 
 
@@ -377,18 +571,21 @@ def past_eyes(ws):
 
 @decision_kernel
 def exact_to_come(ws, tt, guess):
-    """Re's exact eyes in the tricks still to be completed: MTD(f), null-window searches from
-    ``guess`` until the bounds meet."""
+    """Re's exact eyes in the tricks still to be completed: null-window searches until the bounds
+    meet, the first at ``guess``, then each halving the range left (the fail-soft bounds of a
+    search narrow it further; MTD(f)'s steps from the last bound took 4 times as many searches)."""
     lo = 0
     hi = _eyes_to_come(ws)
-    g = min(max(guess, lo), hi)
+    beta = min(max(guess, lo + 1), hi)
     while lo < hi:
-        beta = g + 1 if g == lo else g
         g = search(ws, tt, beta - 1, beta)
+        if ws[W_ABORTED]:
+            return -1
         if g < beta:
             hi = g
         else:
             lo = g
+        beta = (lo + hi + 1) // 2
     return lo
 
 
@@ -401,13 +598,16 @@ def exact_full_window(ws, tt):
 
 @decision_kernel
 def solve_eyes(ws, tt):
-    """Re's final eyes under best play from the loaded position."""
-    return past_eyes(ws) + exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
+    """Re's final eyes under best play from the loaded position (-1 when the search ran past the
+    node limit ``ws[W_LIMIT]``)."""
+    v = exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
+    return -1 if ws[W_ABORTED] else past_eyes(ws) + v
 
 
 @decision_kernel
 def solve_reaches(ws, tt, threshold):
-    """Whether Re ends with at least ``threshold`` eyes under best play (one null-window search)."""
+    """Whether Re ends with at least ``threshold`` eyes under best play (one null-window search;
+    meaningless when ``ws[W_ABORTED]`` is set after it: the search ran past the node limit)."""
     need = threshold - past_eyes(ws)
     if need <= 0:
         return True
@@ -420,7 +620,8 @@ def solve_reaches(ws, tt, threshold):
 def solve_card_values(ws, tt, values):
     """values[c] = Re's final eyes under best play after the seat to move plays physical card c
     now, for every legal c (both copies of a card held twice); -1 for the other cards. Returns
-    Re's final eyes under best play (the best value for the seat to move)."""
+    Re's final eyes under best play (the best value for the seat to move), or -1 when the search
+    ran past the node limit ``ws[W_LIMIT]`` (``values`` is then incomplete)."""
     st = ws[W_ST:W_ST + ST_LEN]
     hands = ws[W_HANDS:W_HANDS + 4]
     plays = ws[W_PLAYS:W_PLAYS + 48]
@@ -433,14 +634,11 @@ def solve_card_values(ws, tt, values):
     for c in range(48):
         values[c] = -1
     past = past_eyes(ws)
-    n = st[P_NPLAYED]
-    k = n & 3
     seat = st[P_TURN] & 3
     maxi = (st[H_RE_MASK] >> seat) & 1 == 1
     legal = legal_mask(st, hands[seat], plays, fclass, cmask)
     mine = ws[W_HELD + seat]
     live = ws[W_LIVE]
-    save = W_SAVE + ST_LEN * n
     best = -1 if maxi else INF
     guess = _eyes_to_come(ws) // 2
     # the strongest card of each class of equivalent cards first, then the rest copy it
@@ -450,31 +648,12 @@ def solve_card_values(ws, tt, values):
         m &= m - 1
         if _equivalent_above(ws, mine, live, c) >= 0:
             continue
-        for j in range(ST_LEN):
-            ws[save + j] = st[j]
-        played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        bit = np.int64(1) << ws[W_SLOT + played]
-        ws[W_HELD + seat] ^= bit
-        ws[W_HAND_EYES] -= EYES[played]
-        gain = 0
-        if k == 3:
-            winner = trick_winner[ws[save + P_TRICK]]
-            gone = np.int64(0)
-            eyes = 0
-            for j in range(n - 3, n + 1):
-                eyes += EYES[plays[j]]
-                gone |= np.int64(1) << ws[W_SLOT + plays[j]]
-            if (st[H_RE_MASK] >> winner) & 1:
-                gain = eyes
-            ws[W_LIVE] = live & ~gone
+        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = past + gain + exact_to_come(ws, tt, guess - gain)
         guess = v - past
-        for j in range(ST_LEN):
-            st[j] = ws[save + j]
-        hands[seat] |= np.int64(1) << played
-        ws[W_HELD + seat] |= bit
-        ws[W_HAND_EYES] += EYES[played]
-        ws[W_LIVE] = live
+        undo_move(ws, st, hands, plays)
+        if ws[W_ABORTED]:
+            return -1
         values[c] = v
         if (maxi and v > best) or (not maxi and v < best):
             best = v
