@@ -319,6 +319,12 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     rules = rules_from_object(rules)
     parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
     directory = _check_out(out)
+    acceptance = None
+    if hands is not None or where is not None or where_path is not None:
+        from .simulate import make_plan  # the acceptance rate: the dealing, whoever plays
+        pilot = make_plan(int(deals), seed, rules, "random", hands=hands, where=where, where_path=where_path)
+        pilot.measure_conditions(quiet)
+        acceptance = pilot.acceptance
     start = time.perf_counter()
     total = np.zeros((int(deals), len(names)))
     if (scheduler is not None or cluster is not None) and threads is not None:
@@ -350,6 +356,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     if directory is not None:
         info = {**result.to_dict(), "names": names, "params": {str(k): v for k, v in params.items()},
                 "conditions": {"hands": hands, "where": where, "where_path": where_path},
+                "conditions_acceptance": acceptance,
                 "seating_strategies": [[tags[k] for k in s] for s in plan]}
         _write_info(directory, info)
     return result

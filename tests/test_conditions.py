@@ -205,6 +205,18 @@ def test_sessions_tournaments_and_probes_take_conditions():
         simulate_sessions(2, rules=Rules(five_players=True), where="trumps(0) >= 7")
 
 
+def test_a_conditioned_tournament_reports_and_records_its_acceptance(tmp_path, capsys):
+    import json
+
+    from dokosim.tournament import tournament
+    tournament(["random", "simple"], 50, seed=3, where="trumps(0) >= 9", out=tmp_path / "t", quiet=False)
+    assert "dokosim: conditions: 50 deals in" in capsys.readouterr().err
+    info = json.loads((tmp_path / "t" / "tournament.json").read_text())
+    acc = info["conditions_acceptance"]
+    assert acc["pilot_deals"] == 50 and acc["tries"] >= 50 and 0 < acc["acceptance"] <= 1
+    assert info["conditions"]["where"] == "trumps(0) >= 9"
+
+
 def test_tournament_seatings_play_the_same_conditioned_deals():
     a = simulate(300, seed=2, strategy="random", where="aces(2) >= 3")
     b = simulate(300, seed=2, strategy="simple", where="aces(2) >= 3")
