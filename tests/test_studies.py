@@ -28,7 +28,8 @@ def solo(tmp_path_factory):
     try:
         yield solo_odds.run(deals=DEALS, strategy="simple", seed=11, quiet=True, charts=False,
                             results=tmp_path_factory.mktemp("results"), calibration_hands=3,
-                            calibration_deals=200, skills=("simple", "pimc"), pimc_deals=12)
+                            calibration_deals=200, skills=("simple", "pimc"), pimc_deals=12,
+                            key_hands=2)
     finally:
         if old is None:
             del os.environ["DOKOSIM_STUDY_DATA"]
@@ -379,6 +380,18 @@ def test_solo_skills_rows(solo):
             assert -1e-12 <= r[0]["lo"] <= r[0]["estimate"] + 1e-12 <= r[0]["hi"] + 2e-12 <= 1 + 2e-12
     overall = solo["skills_by_trumps"].filter(pl.col("skill") == "pimc")
     assert overall["deals"].sum() == 12 * len(SOLO_KINDS)
+    # at the key count pimc plays 2 hands held there, 4 deals each (key_count_sample)
+    key = [x for x in rows if x["skill"] == "pimc" and x["figure"] == "queens: win rate, 5 queens"]
+    assert len(key) == 1 and key[0]["deals"] == 2 * 4 and -1e-12 <= key[0]["lo"] <= key[0]["estimate"] <= key[0]["hi"]
+
+
+def test_key_count_sample_holds_the_hands_at_the_count(solo):
+    """key_count_sample under simple on 3 hands at 9 trumps: a suit solo with 9 trumps is won
+    sometimes and not always; the gain over healthy is the solo score minus the healthy one."""
+    r = solo_odds.key_count_sample(solo["frame"], "clubs", "simple", seed=3, hands=3, deals=40)
+    assert r["hands"] == 3 and r["deals"] == 120
+    assert 0 <= r["win_lo"] <= r["win_rate"] <= r["win_hi"] <= 1
+    assert r["mean_gain"] < r["mean_score"] + 12  # the healthy game scores at most +12 per deal
 
 
 def test_solo_gain_is_solo_minus_healthy(solo):

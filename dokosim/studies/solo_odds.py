@@ -44,6 +44,7 @@ PIMC_SHARE = 0.0025  # pimc plays 0.25% of the study's deals per kind (500 at th
 MIN_PIMC_DEALS = 100
 MIN_GROUP = 100  # trump counts with fewer deals give no rule of thumb and no skills row
 # the trump count of each kind at which the skills are compared (a hand a player would consider)
+KEY_HANDS, KEY_DEALS = 30, 4  # pimc at the key count: 30 hands of the study drawn there, 4 deals each
 KEY_COUNT = {"diamonds": 9, "hearts": 9, "spades": 9, "clubs": 9, "queens": 5, "jacks": 5, "fleischlos": 4}
 COUNT_WORD = {"queens": "queens", "jacks": "jacks", "fleischlos": "aces"}
 
@@ -160,6 +161,57 @@ def headlines(by_trumps: pl.DataFrame, overall: pl.DataFrame, skill: str, deals:
     return rows
 
 
+def key_count_sample(frame: pl.DataFrame, kind: str, skill: str, seed: int, hands: int = KEY_HANDS,
+                     deals: int = KEY_DEALS) -> dict:
+    """Win rate, mean score and gain over healthy of ``kind`` at its KEY_COUNT under ``skill``,
+    from ``hands`` hands held at that count (the first by deal_id in ``frame``, the study's own
+    hands, so drawn as a random deal draws them), each played ``deals`` times with the other cards
+    at random (``fixed_hand``, the deal's own lead), once as the solo and once healthy on the same
+    deals. Estimates are means over hands, intervals 95% normal over the per-hand means (the
+    hands are independent draws from the count; a hand's deals are not independent of each
+    other). Returns {hands, deals, win_rate, win_lo, win_hi, mean_score, ..., mean_gain, ...}."""
+    from dokosim.simulate import simulate
+
+    from .common import mean_ci
+    held = frame.filter((pl.col("kind") == kind) & (pl.col("trumps") == KEY_COUNT[kind])).sort("deal_id").head(hands)
+    per_hand = {"win": [], "score": [], "gain": []}
+    for hand, on_lead in held.select("hand", "leads").iter_rows():
+        dealer = (SEAT - 1) % 4 if on_lead else SEAT
+        solo = simulate(deals, seed, RULES, skill, dealer=dealer, fixed_hand=(SEAT, int(hand)),
+                        contract=f"{kind}_solo", declarer=SEAT, quiet=True)
+        normal = simulate(deals, seed, RULES, skill, dealer=dealer, fixed_hand=(SEAT, int(hand)),
+                          contract="normal", quiet=True)
+        s_solo = solo[f"score_{SEAT}"].cast(pl.Float64).to_numpy()
+        per_hand["win"].append(float((solo["winner"] == "re").mean()))
+        per_hand["score"].append(float(s_solo.mean()))
+        per_hand["gain"].append(float((s_solo - normal[f"score_{SEAT}"].cast(pl.Float64).to_numpy()).mean()))
+    out = {"hands": held.height, "deals": held.height * deals}
+    for key, name in (("win", "win"), ("score", "score"), ("gain", "gain")):
+        m, lo, hi = mean_ci(per_hand[key])
+        if key == "win":
+            lo, hi = max(lo, 0.0), min(hi, 1.0)
+        col = {"win": "win_rate", "score": "mean_score", "gain": "mean_gain"}[key]
+        out[col], out[f"{name}_lo"], out[f"{name}_hi"] = m, lo, hi
+    return out
+
+
+def key_count_headlines(frame: pl.DataFrame, skill: str, seed: int, hands: int = KEY_HANDS,
+                        deals: int = KEY_DEALS) -> list[dict]:
+    """The key-count skills rows of ``skill`` from ``key_count_sample`` (one row per figure)."""
+    from .skills import row
+    rows = []
+    for kind in SOLO_KINDS:
+        r = key_count_sample(frame, kind, skill, seed, hands, deals)
+        k, word = KEY_COUNT[kind], COUNT_WORD.get(kind, "trumps")
+        rows.append(row(f"{kind}: win rate, {k} {word}", skill, r["deals"], r["win_rate"], r["win_lo"],
+                        r["win_hi"], "P(soloist wins)"))
+        rows.append(row(f"{kind}: mean score, {k} {word}", skill, r["deals"], r["mean_score"], r["score_lo"],
+                        r["score_hi"], "soloist points per deal"))
+        rows.append(row(f"{kind}: gain over healthy, {k} {word}", skill, r["deals"], r["mean_gain"],
+                        r["gain_lo"], r["gain_hi"], "soloist points per deal"))
+    return rows
+
+
 def skill_tables(deals: int, skill: str, seed: int, **sim) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(by_trumps, overall) of the seven kinds under ``skill`` at every seat, with the gain over
     healthy."""
@@ -251,13 +303,15 @@ def predict(model: dict, hand: int, kind: str, on_lead: bool = True) -> tuple[fl
 
 # ------------------------------------------------------------------ study
 def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True,
-        calibration_hands=None, calibration_deals=None, skills=None, pimc_deals=None, **sim) -> dict:
+        calibration_hands=None, calibration_deals=None, skills=None, pimc_deals=None, key_hands=KEY_HANDS,
+        **sim) -> dict:
     """Simulate the seven forced solos (and the same hands played healthy), write the tables,
     rules of thumb, charts, model.json and the model's calibration (``calibration_hands`` held-out
     hands per kind, 0: none) to ``results/solo_odds/`` (and the advisor's copy of the model, from
     the checkout's default results), and the headline figures under each of ``skills`` (default
-    SKILLS; pimc on ``pimc_deals`` deals per kind, default PIMC_SHARE of ``deals``); returns the
-    frames, tables and model."""
+    SKILLS; pimc on ``pimc_deals`` deals per kind, default PIMC_SHARE of ``deals``, and at the key
+    counts on ``key_hands`` hands drawn there, ``key_count_sample``); returns the frames, tables and
+    model."""
     from . import calibration
     from .advise import MIN_CALIBRATION
     from .skills import SKILLS, skill_deals, write_skills
@@ -315,13 +369,23 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         else:
             say(quiet, f"solo_odds: headline figures under {skill}, {sizes[skill]} deals per kind")
             bt, ov = skill_tables(sizes[skill], skill, seed, **sim)
-        skill_rows += headlines(bt, ov, skill, sizes[skill])
+        rows = headlines(bt, ov, skill, sizes[skill])
+        if skill == "pimc" and key_hands > 0:  # too few pimc deals at the key count: hands drawn there
+            say(quiet, f"solo_odds: pimc at the key counts, {key_hands} hands x {KEY_DEALS} deals per kind")
+            key = {r["figure"]: r for r in key_count_headlines(df, skill, seed, key_hands)}
+            rows = [key.get(r["figure"], r) for r in rows]
+        skill_rows += rows
         skill_by_trumps.append(bt.with_columns(pl.lit(skill).alias("skill"), pl.lit(sizes[skill]).alias(
             "deals_per_kind")))
     skills_by_trumps = pl.concat(skill_by_trumps) if skill_by_trumps else None
     skill_note = (f"Each skill level at every seat, the same seed {seed} (so the same hands), rules "
                   f"{rules_label(RULES)}; 95% intervals. Key counts: " +
-                  ", ".join(f"{k} {v}" for k, v in KEY_COUNT.items()) + ".")
+                  ", ".join(f"{k} {v}" for k, v in KEY_COUNT.items()) + "." +
+                  (f" `pimc` at the key counts: {key_hands} of the study's hands held at that count per kind, "
+                   f"each played {KEY_DEALS} times as the solo and {KEY_DEALS} times healthy with the other "
+                   "cards at random (`deals` counts those solo deals; interval over the per-hand means); "
+                   "`simple` and `heuristic` there: all the study's hands at that count."
+                   if key_hands > 0 and "pimc" in sizes and (skills is None or "pimc" in skills) else ""))
     if skills_by_trumps is not None:
         write_table(skills_by_trumps.select("skill", "deals_per_kind", *by_trumps.columns),
                     out / "win_by_trumps_skills", "Solo win rate and score by trumps, per skill level",
