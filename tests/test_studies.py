@@ -386,7 +386,7 @@ def test_solo_skills_rows(solo):
 
 
 def test_key_count_sample_holds_the_hands_at_the_count(solo):
-    """key_count_sample under simple on 3 hands at 9 trumps: a suit solo with 9 trumps is won
+    """key_count_sample under simple on 3 hands at 10 trumps: a suit solo with 10 trumps is won
     sometimes and not always; the gain over healthy is the solo score minus the healthy one."""
     r = solo_odds.key_count_sample(solo["frame"], "clubs", "simple", seed=3, hands=3, deals=40)
     assert r["hands"] == 3 and r["deals"] == 120

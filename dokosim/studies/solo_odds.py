@@ -45,7 +45,7 @@ MIN_PIMC_DEALS = 100
 MIN_GROUP = 100  # trump counts with fewer deals give no rule of thumb and no skills row
 # the trump count of each kind at which the skills are compared (a hand a player would consider)
 KEY_HANDS, KEY_DEALS = 30, 4  # pimc at the key count: 30 hands of the study drawn there, 4 deals each
-KEY_COUNT = {"diamonds": 9, "hearts": 9, "spades": 9, "clubs": 9, "queens": 5, "jacks": 5, "fleischlos": 4}
+KEY_COUNT = {"diamonds": 10, "hearts": 10, "spades": 10, "clubs": 10, "queens": 5, "jacks": 5, "fleischlos": 5}
 COUNT_WORD = {"queens": "queens", "jacks": "jacks", "fleischlos": "aces"}
 
 
