@@ -358,13 +358,14 @@ def test_skill_deals():
 def test_skills_side_by_side_and_files(tmp_path):
     from dokosim.studies.skills import row, write_skills
     rows = [row("a", "simple", 10, 0.5, 0.4, 0.6, "share"), row("a", "pimc", 5, 0.7, 0.5, 0.9, "share"),
-            row("b", "heuristic", 10, None, None, None, "points"), row("b", "simple", 10, -1.0, -2.0, 0.0, "points")]
+            row("b", "heuristic", 10, None, None, None, "points"), row("b", "simple", 10, -1.0, -2.0, 0.0, "points"),
+            row("c", "simple", 10, 0.0, 1e-17, 0.3, "share")]  # a 0% Wilson interval's rounding: drawn
     wide = write_skills(rows, tmp_path, "t", "n", chart=True)
     assert wide.columns == ["figure", "simple", "heuristic", "pimc"]
     assert wide.row(0) == ("a", "0.500 [0.400, 0.600]", "", "0.700 [0.500, 0.900]")
     assert wide.row(1) == ("b", "-1.000 [-2.000, 0.000]", "n/a", "")
     long = pl.read_csv(tmp_path / "skills_long.csv")
-    assert long.height == 4 and long["deals"].to_list() == [10, 5, 10, 10]
+    assert long.height == 5 and long["deals"].to_list() == [10, 5, 10, 10, 10]
     assert "`simple` 10" in (tmp_path / "skills.md").read_text() and (tmp_path / "skills.png").stat().st_size > 0
 
 
@@ -484,3 +485,17 @@ def test_retune_tournament_is_duplicate():
     assert same["diff"] == pytest.approx(0.0, abs=1e-12)
     other = retune(pl.DataFrame({"level": ["Re/Kontra"], "break_even": [1.0]}), 30, 1, True)
     assert other["diff"] != 0.0 and other["lo"] <= other["diff"] <= other["hi"]
+
+
+def test_rules_of_thumb_given_the_aces(solo):
+    """The rule per kind and number of plain aces: each row's figures are those of the
+    by-trumps-and-aces table at its count, and its sentence names the aces."""
+    from dokosim.studies.solo_odds import rules_of_thumb, thumb_sentence
+    bta = solo["by_trumps_aces"]
+    th = rules_of_thumb(bta, "plain_aces")
+    assert set(th["given"].unique()) == {"plain_aces"}
+    for r in th.filter(pl.col("count").is_not_null()).iter_rows(named=True):
+        at = bta.filter((pl.col("kind") == r["kind"]) & (pl.col("plain_aces") == r["given_value"])
+                        & (pl.col("trumps") == r["count"])).row(0, named=True)
+        assert at["mean_score"] == r["mean_score"] and at["deals"] == r["deals"]
+        assert f"with {r['given_value']} plain aces" in thumb_sentence(r)

@@ -91,7 +91,8 @@ def _chart(long: pl.DataFrame, path, title: str, foot: str) -> None:
                     continue
                 y = len(fs) - 1 - i + (1 - j) * 0.25
                 est, lo, hi = r["estimate"][0], r["lo"][0], r["hi"][0]
-                ax.errorbar([est], [y], xerr=None if math.isnan(lo) else [[est - lo], [hi - est]],
+                err = None if math.isnan(lo) else [[max(est - lo, 0.0)], [max(hi - est, 0.0)]]
+                ax.errorbar([est], [y], xerr=err,
                             fmt="o", ms=4, capsize=3, color=SKILL_COLOR[skill],
                             label=skill if i == 0 or skill not in ax.get_legend_handles_labels()[1] else None)
         ax.set_yticks(range(len(fs)), list(reversed(fs)), fontsize=7)

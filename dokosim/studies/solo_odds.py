@@ -46,6 +46,7 @@ MIN_GROUP = 100  # trump counts with fewer deals give no rule of thumb and no sk
 # the trump count of each kind at which the skills are compared (a hand a player would consider)
 KEY_HANDS, KEY_DEALS = 30, 4  # pimc at the key count: 30 hands of the study drawn there, 4 deals each
 KEY_COUNT = {"diamonds": 10, "hearts": 10, "spades": 10, "clubs": 10, "queens": 5, "jacks": 5, "fleischlos": 5}
+GIVEN_WORD = {"plain_aces": "plain aces", "top": "top trumps"}
 COUNT_WORD = {"queens": "queens", "jacks": "jacks", "fleischlos": "aces"}
 
 
@@ -103,17 +104,27 @@ def pays_from(g: pl.DataFrame, lo_col: str, mean_col: str) -> int | None:
     return None
 
 
-def rules_of_thumb(by_trumps: pl.DataFrame) -> pl.DataFrame:
+def rules_of_thumb(by_trumps: pl.DataFrame, given: str | None = None) -> pl.DataFrame:
     """Per kind: the count from which the solo's mean score is above 0 (``pays_from``) and from
     which it beats the same hand played healthy (``beats_healthy_from``), with the win rate,
-    mean score and gain at that count and their 95% intervals."""
+    mean score and gain at that count and their 95% intervals. ``given``: a second column of
+    ``by_trumps`` (``plain_aces``, ``top``): one rule per kind and value of it (column ``given``,
+    the value in ``given_value``)."""
     rows = []
-    for kind in SOLO_KINDS:
+    groups = [(kind, None) for kind in SOLO_KINDS] if given is None else [
+        (kind, v) for kind in SOLO_KINDS
+        for v in sorted(by_trumps.filter(pl.col("kind") == kind)[given].unique().to_list())]
+    for kind, value in groups:
         g = by_trumps.filter(pl.col("kind") == kind)
+        if given is not None:
+            g = g.filter(pl.col(given) == value)
+            if g.filter(pl.col("deals") >= MIN_GROUP).height == 0:
+                continue
         for what, lo_col, mean_col in (("pays_from", "score_lo", "mean_score"),
                                        ("beats_healthy_from", "gain_lo", "mean_gain")):
             t = pays_from(g, lo_col, mean_col)
-            r = {"kind": kind, "rule": what, "count": t, "counts": COUNT_WORD.get(kind, "trumps")}
+            r = {"kind": kind, "rule": what, "count": t, "counts": COUNT_WORD.get(kind, "trumps"),
+                 "given": given, "given_value": value}
             at = g.filter(pl.col("trumps") == t).row(0, named=True) if t is not None else {}
             for c in ("deals", "win_rate", "win_lo", "win_hi", "mean_score", "score_lo", "score_hi",
                       "mean_gain", "gain_lo", "gain_hi"):
@@ -121,20 +132,25 @@ def rules_of_thumb(by_trumps: pl.DataFrame) -> pl.DataFrame:
             rows.append(r)
     floats = ("win_rate", "win_lo", "win_hi", "mean_score", "score_lo", "score_hi", "mean_gain", "gain_lo",
               "gain_hi")
-    return pl.DataFrame(rows, schema={"kind": pl.Utf8, "rule": pl.Utf8, "count": pl.Int64, "counts": pl.Utf8,
-                                      "deals": pl.Int64, **{c: pl.Float64 for c in floats}})
+    table = pl.DataFrame(rows, schema={"kind": pl.Utf8, "rule": pl.Utf8, "count": pl.Int64, "counts": pl.Utf8,
+                                       "given": pl.Utf8, "given_value": pl.Int64, "deals": pl.Int64,
+                                       **{c: pl.Float64 for c in floats}})
+    return table if given is not None else table.drop("given", "given_value")
 
 
 def thumb_sentence(r: dict) -> str:
     """One rule of thumb in words, with its intervals."""
     kind, what = r["kind"], r["counts"]
     verb = "pays (mean score above 0)" if r["rule"] == "pays_from" else "beats playing the hand healthy"
+    cond = ""
+    if r.get("given") is not None:
+        cond = f" with {r['given_value']} {GIVEN_WORD[r['given']]}"
     if r["count"] is None:
-        return f"a {kind} solo never {verb} at any count seen"
+        return f"a {kind} solo{cond} never {verb} at any count seen"
     fig = (f"mean score {r['mean_score']:+.1f} [{r['score_lo']:+.1f}, {r['score_hi']:+.1f}]"
            if r["rule"] == "pays_from" else
            f"gain over healthy {r['mean_gain']:+.1f} [{r['gain_lo']:+.1f}, {r['gain_hi']:+.1f}]")
-    return (f"a {kind} solo {verb} from {r['count']} {what}: there it wins "
+    return (f"a {kind} solo{cond} {verb} from {r['count']} {what}: there it wins "
             f"{100 * r['win_rate']:.0f}% [{100 * r['win_lo']:.0f}, {100 * r['win_hi']:.0f}], {fig} "
             f"({r['deals']:,} hands)")
 
@@ -348,6 +364,15 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
                 "`beats_healthy_from`: the same for the gain over the same hand played healthy. "
                 "The figures are those at that count.\n\n" +
                 "\n".join(f"- {thumb_sentence(r)}" for r in thumbs.iter_rows(named=True)), digits=3)
+    for given in ("plain_aces", "top"):
+        cond = rules_of_thumb(by_ta if given == "plain_aces" else by_tt, given)
+        write_table(cond, out / f"rules_of_thumb_{given}", f"Rules of thumb by {GIVEN_WORD[given]}: from "
+                    f"which count a solo pays, given the {GIVEN_WORD[given]}",
+                    note + " Rules as in rules_of_thumb.md, within each value of "
+                    f"`{given}` (top trumps: TH and the queens in suit solos, QC QS in queens, JC JS in "
+                    "jacks, tens in fleischlos).\n\n" +
+                    "\n".join(f"- {thumb_sentence(r)}" for r in cond.iter_rows(named=True)
+                              if r["count"] is not None), digits=3)
     feat_tables = []
     for feat in ("top", "plain_aces", "plain_tens", "voids", "longest"):
         g = group_stats(df, ["kind", feat]).rename({feat: "value"}).with_columns(
