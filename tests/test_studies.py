@@ -498,4 +498,5 @@ def test_rules_of_thumb_given_the_aces(solo):
         at = bta.filter((pl.col("kind") == r["kind"]) & (pl.col("plain_aces") == r["given_value"])
                         & (pl.col("trumps") == r["count"])).row(0, named=True)
         assert at["mean_score"] == r["mean_score"] and at["deals"] == r["deals"]
-        assert f"with {r['given_value']} plain aces" in thumb_sentence(r)
+        assert f"with {r['given_value']} plain ace" in thumb_sentence(r)
+    assert "fleischlos" not in th["kind"].to_list()  # its count is the aces already

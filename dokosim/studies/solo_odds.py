@@ -112,8 +112,8 @@ def rules_of_thumb(by_trumps: pl.DataFrame, given: str | None = None) -> pl.Data
     the value in ``given_value``)."""
     rows = []
     groups = [(kind, None) for kind in SOLO_KINDS] if given is None else [
-        (kind, v) for kind in SOLO_KINDS
-        for v in sorted(by_trumps.filter(pl.col("kind") == kind)[given].unique().to_list())]
+        (kind, v) for kind in SOLO_KINDS if not (kind == "fleischlos" and given == "plain_aces")  # its aces
+        for v in sorted(by_trumps.filter(pl.col("kind") == kind)[given].unique().to_list())]  # are its count
     for kind, value in groups:
         g = by_trumps.filter(pl.col("kind") == kind)
         if given is not None:
@@ -144,7 +144,8 @@ def thumb_sentence(r: dict) -> str:
     verb = "pays (mean score above 0)" if r["rule"] == "pays_from" else "beats playing the hand healthy"
     cond = ""
     if r.get("given") is not None:
-        cond = f" with {r['given_value']} {GIVEN_WORD[r['given']]}"
+        word = GIVEN_WORD[r["given"]]
+        cond = f" with {r['given_value']} {word if r['given_value'] != 1 else word[:-1]}"
     if r["count"] is None:
         return f"a {kind} solo{cond} never {verb} at any count seen"
     fig = (f"mean score {r['mean_score']:+.1f} [{r['score_lo']:+.1f}, {r['score_hi']:+.1f}]"
