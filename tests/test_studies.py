@@ -500,3 +500,15 @@ def test_rules_of_thumb_given_the_aces(solo):
         assert at["mean_score"] == r["mean_score"] and at["deals"] == r["deals"]
         assert f"with {r['given_value']} plain ace" in thumb_sentence(r)
     assert "fleischlos" not in th["kind"].to_list()  # its count is the aces already
+
+
+def test_break_even_with_pimc_bins_on_few_synthetic_probes():
+    """pimc's coarse bins (0.1, >= 40 probes) find the known crossing from 2,000 probes, with a
+    wider interval that still covers it; the default bins find none there (too few per bin)."""
+    from dokosim.studies.announcements import PIMC_BIN_EDGES, PIMC_MIN_BIN, break_even
+    rng = np.random.default_rng(5)
+    chance = rng.uniform(0, 1, 2_000)
+    gain = 4 * (chance - 0.6) + rng.normal(0, 1, chance.size)
+    point, lo, hi, note = break_even(chance, gain, 1, PIMC_BIN_EDGES, PIMC_MIN_BIN)
+    assert lo < 0.6 < hi and abs(point - 0.6) < 0.1 and note.startswith("sign change in 0.50-0.70"), (point, lo, hi, note)
+    assert break_even(chance[:1_500], gain[:1_500], 1)[3] == "too few probes"

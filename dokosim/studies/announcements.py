@@ -46,6 +46,9 @@ BOOTSTRAP = 400
 PIMC_SHARE = 0.00625  # pimc probes 0.625% of the study's deals (2,500 at the default size) ...
 MIN_PIMC_DEALS = 200
 PIMC_LEVELS = (1, 2)
+# pimc's few probes: bins of 0.1 with >= 40 probes (the break-even point's interval shows the cost)
+PIMC_BIN_EDGES = np.linspace(0.0, 1.0, 11)
+PIMC_MIN_BIN = 40
 RETUNE_DEALS = 20_000  # the duplicate tournament of the re-tuned heuristic against today's
 # heuristic's call thresholds and the call level each one decides (docs/strategies.md)
 RETUNE_PARAMS = {"call_win": 1, "deny_win": 2}  # ... for Re/Kontra and no 90 only (the higher calls are too rare at that size)
@@ -78,26 +81,27 @@ def cross_fitted_chance(df: pl.DataFrame) -> tuple[np.ndarray, float, float, flo
     return (chance, *auc(y, chance))
 
 
-def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, float, float, str]:
+def break_even(chance: np.ndarray, gain: np.ndarray, seed: int, edges=BIN_EDGES,
+               min_bin: int = MIN_BIN) -> tuple[float, float, float, str]:
     """Where the mean gain crosses from below zero to above it, as the estimated chance rises.
 
     The gain is not linear in the chance (a denial that fails costs most where the side would
     have won without it), so the crossing is found locally: the highest pair of neighbouring
-    bins (each with at least MIN_BIN probes) whose mean gains go from negative to positive; a
-    line fitted to the probes of those two bins and the next bin on each side gives the point,
-    and a bootstrap over those probes its 95% interval. Returns (point, lo, hi, note); NaN with a note when the mean gain
+    bins (each with at least ``min_bin`` probes; bins ``edges``) whose mean gains go from
+    negative to positive; a line fitted to the probes of those two bins and the next bin on each
+    side gives the point, and a bootstrap over those probes its 95% interval. Returns (point, lo, hi, note); NaN with a note when the mean gain
     never crosses zero within the data.
     """
-    bins = np.clip(np.digitize(chance, BIN_EDGES) - 1, 0, len(BIN_EDGES) - 2)
-    counts = np.bincount(bins, minlength=len(BIN_EDGES) - 1)
-    sums = np.bincount(bins, weights=gain, minlength=len(BIN_EDGES) - 1)
-    full = np.flatnonzero(counts >= MIN_BIN)
+    bins = np.clip(np.digitize(chance, edges) - 1, 0, len(edges) - 2)
+    counts = np.bincount(bins, minlength=len(edges) - 1)
+    sums = np.bincount(bins, weights=gain, minlength=len(edges) - 1)
+    full = np.flatnonzero(counts >= min_bin)
     if full.size == 0:
         return float("nan"), float("nan"), float("nan"), "too few probes"
     means = sums[full] / counts[full]
     crossing = [j for j in range(len(full) - 1) if means[j] < 0 <= means[j + 1]]
     if not crossing:
-        top = BIN_EDGES[full[-1] + 1]
+        top = edges[full[-1] + 1]
         if (means < 0).all():
             return float("nan"), float("nan"), float("nan"), f"never pays up to chance {top:.2f}"
         if (means >= 0).all():
@@ -116,32 +120,34 @@ def break_even(chance: np.ndarray, gain: np.ndarray, seed: int) -> tuple[float, 
     boots = np.array([zero(c[i], g[i]) for i in (rng.integers(0, c.size, c.size) for _ in range(BOOTSTRAP))])
     lo, hi = np.nanpercentile(boots, [2.5, 97.5])
     return (float(point), float(lo), float(hi),
-            f"sign change in {BIN_EDGES[full[j]]:.2f}-{BIN_EDGES[full[j + 1] + 1]:.2f}, "
-            f"line fitted on {BIN_EDGES[window[0]]:.2f}-{BIN_EDGES[window[-1] + 1]:.2f}")
+            f"sign change in {edges[full[j]]:.2f}-{edges[full[j + 1] + 1]:.2f}, "
+            f"line fitted on {edges[window[0]]:.2f}-{edges[window[-1] + 1]:.2f}")
 
 
-def level_tables(df: pl.DataFrame, level: int, seed: int) -> tuple[pl.DataFrame, dict]:
-    """The binned table and the break-even rows of one call level (Re/Kontra: also per side)."""
+def level_tables(df: pl.DataFrame, level: int, seed: int, edges=BIN_EDGES,
+                 min_bin: int = MIN_BIN) -> tuple[pl.DataFrame, dict]:
+    """The binned table and the break-even rows of one call level (both sides, then each side),
+    with bins ``edges`` and at least ``min_bin`` probes per bin used for the crossing."""
     chance, auc_value, auc_lo, auc_hi = cross_fitted_chance(df)
     gain = (df["score_with"] - df["score_without"]).cast(pl.Float64).to_numpy()
     success = df["success_without"].to_numpy().astype(float)
-    bins = np.clip(np.digitize(chance, BIN_EDGES) - 1, 0, len(BIN_EDGES) - 2)
+    bins = np.clip(np.digitize(chance, edges) - 1, 0, len(edges) - 2)
     rows = []
-    for k in range(len(BIN_EDGES) - 1):
+    for k in range(len(edges) - 1):
         sel = bins == k
         n = int(sel.sum())
         if n == 0:
             continue
         g, g_lo, g_hi = mean_ci(gain[sel])
         s, s_lo, s_hi = wilson(success[sel].sum(), n)
-        rows.append({"level": LEVEL_LABEL[level], "chance_from": BIN_EDGES[k], "chance_to": BIN_EDGES[k + 1],
+        rows.append({"level": LEVEL_LABEL[level], "chance_from": edges[k], "chance_to": edges[k + 1],
                      "probes": n, "mean_chance": float(chance[sel].mean()),
                      "made_good": float(s), "made_good_lo": float(s_lo), "made_good_hi": float(s_hi),
                      "mean_gain": g, "gain_lo": g_lo, "gain_hi": g_hi})
     table = pl.DataFrame(rows)
 
     def summary_row(label, sel):
-        point, lo, hi, how = break_even(chance[sel], gain[sel], seed + level)
+        point, lo, hi, how = break_even(chance[sel], gain[sel], seed + level, edges, min_bin)
         g_all, g_all_lo, g_all_hi = mean_ci(gain[sel])
         opp_more = (df["level_opp_with"] > df["level_opp_without"]).to_numpy()[sel]
         return {"level": label, "probes": int(sel.sum()), "break_even": point,
@@ -206,7 +212,8 @@ def retune(summary: pl.DataFrame, deals: int, seed: int, quiet: bool, **sim) -> 
     return out
 
 
-def probe_levels(deals: int, strategy: str, seed: int, levels, quiet: bool):
+def probe_levels(deals: int, strategy: str, seed: int, levels, quiet: bool, edges=BIN_EDGES,
+                 min_bin: int = MIN_BIN):
     """Probe each level under ``strategy`` at every seat: (binned tables, summary rows, frames)."""
     from dokosim.call_probe import probe_calls
     tables, summaries, frames = [], [], {}
@@ -214,7 +221,7 @@ def probe_levels(deals: int, strategy: str, seed: int, levels, quiet: bool):
         say(quiet, f"announcements: {LEVEL_LABEL[level]}, {deals} deals, {strategy}")
         df = probe_calls(deals, level, seed, RULES, strategy, quiet=quiet)
         frames[level] = df
-        table, rows = level_tables(df, level, seed)
+        table, rows = level_tables(df, level, seed, edges, min_bin)
         tables.append(table)
         summaries += rows
     return tables, summaries, frames
@@ -258,16 +265,19 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         if skill == strategy and sizes[skill] == deals:
             s_summary = summary
         else:
-            levels = PIMC_LEVELS if skill == "pimc" else LEVELS
-            s_summary = pl.DataFrame(probe_levels(sizes[skill], skill, seed, levels, quiet)[1])
+            if skill == "pimc":
+                s_summary = pl.DataFrame(probe_levels(sizes[skill], skill, seed, PIMC_LEVELS, quiet,
+                                                      PIMC_BIN_EDGES, PIMC_MIN_BIN)[1])
+            else:
+                s_summary = pl.DataFrame(probe_levels(sizes[skill], skill, seed, LEVELS, quiet)[1])
         skill_rows += headlines(s_summary, skill, sizes[skill])
         skill_summaries.append(s_summary.with_columns(pl.lit(skill).alias("skill"),
                                                       pl.lit(sizes[skill]).alias("deals")))
     skill_note = (f"Each skill level at every seat, seed {seed}, rules {rules_label(RULES)}: the break-even "
                   "chance (the chance estimated by each skill's own cross-fitted model) with its 95% bootstrap "
                   "interval, and the mean gain of calling per probe (95% normal interval). `pimc` probes "
-                  "only " + ", ".join(LEVEL_LABEL[v] for v in PIMC_LEVELS) + "; it plays the cards, and "
-                  "its calls are `heuristic`'s.")
+                  "only " + ", ".join(LEVEL_LABEL[v] for v in PIMC_LEVELS) + f", in bins of 0.1 with >= {PIMC_MIN_BIN} "
+                  "probes (its few probes); it plays the cards, and its calls are `heuristic`'s.")
     write_skills(skill_rows, out, "Announcements: break-even chances by skill level", skill_note,
                  chart=charts, foot=f"seed {seed}; deals per level: " +
                  ", ".join(f"{k} {v:,}" for k, v in sizes.items()))
