@@ -41,10 +41,11 @@ MODEL_TERMS = ("trumps", "trumps2", "top", "plain_aces", "plain_tens", "voids", 
                "trumps_x_top", "leads")
 PACKAGE_MODEL = "solo_odds_model.json"  # the advisor's model: package data of dokosim.studies
 PIMC_SHARE = 0.0025  # pimc plays 0.25% of the study's deals per kind (500 at the default size)
-MIN_PIMC_DEALS = 100
+MIN_PIMC_DEALS = 50
 MIN_GROUP = 100  # trump counts with fewer deals give no rule of thumb and no skills row
 # the trump count of each kind at which the skills are compared (a hand a player would consider)
 KEY_HANDS, KEY_DEALS = 30, 4  # pimc at the key count: 30 hands of the study drawn there, 4 deals each
+MIN_KEY_HANDS = 2  # (30 at the default size, in proportion below it)
 KEY_COUNT = {"diamonds": 10, "hearts": 10, "spades": 10, "clubs": 10, "queens": 5, "jacks": 5, "fleischlos": 5}
 GIVEN_WORD = {"plain_aces": "plain aces", "top": "top trumps"}
 COUNT_WORD = {"queens": "queens", "jacks": "jacks", "fleischlos": "aces"}
@@ -320,19 +321,22 @@ def predict(model: dict, hand: int, kind: str, on_lead: bool = True) -> tuple[fl
 
 # ------------------------------------------------------------------ study
 def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True,
-        calibration_hands=None, calibration_deals=None, skills=None, pimc_deals=None, key_hands=KEY_HANDS,
+        calibration_hands=None, calibration_deals=None, skills=None, pimc_deals=None, key_hands=None,
         **sim) -> dict:
     """Simulate the seven forced solos (and the same hands played healthy), write the tables,
     rules of thumb, charts, model.json and the model's calibration (``calibration_hands`` held-out
     hands per kind, 0: none) to ``results/solo_odds/`` (and the advisor's copy of the model, from
     the checkout's default results), and the headline figures under each of ``skills`` (default
     SKILLS; pimc on ``pimc_deals`` deals per kind, default PIMC_SHARE of ``deals``, and at the key
-    counts on ``key_hands`` hands drawn there, ``key_count_sample``); returns the frames, tables and
+    counts on ``key_hands`` hands drawn there, ``key_count_sample``; default KEY_HANDS at the
+    default size, in proportion below it, at least MIN_KEY_HANDS); returns the frames, tables and
     model."""
     from . import calibration
     from .advise import MIN_CALIBRATION
     from .skills import SKILLS, skill_deals, write_skills
     deals = deals or DEFAULT_DEALS
+    if key_hands is None:
+        key_hands = max(MIN_KEY_HANDS, min(KEY_HANDS, round(KEY_HANDS * deals / DEFAULT_DEALS)))
     cal_hands = calibration.default_hands(deals) if calibration_hands is None else calibration_hands
     cal_deals = calibration_deals or calibration.DEFAULT_DEALS
     out = results_dir(results, STUDY)
