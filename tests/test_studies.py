@@ -28,7 +28,8 @@ def solo(tmp_path_factory):
     try:
         yield solo_odds.run(deals=DEALS, strategy="simple", seed=11, quiet=True, charts=False,
                             results=tmp_path_factory.mktemp("results"), calibration_hands=3,
-                            calibration_deals=200)
+                            calibration_deals=200, skills=("simple", "pimc"), pimc_deals=12,
+                            key_hands=2)
     finally:
         if old is None:
             del os.environ["DOKOSIM_STUDY_DATA"]
@@ -269,16 +270,21 @@ def test_results_go_to_the_current_directory_outside_a_checkout(monkeypatch, tmp
 def announcements(tmp_path_factory):
     from dokosim.studies import announcements as ann
     return ann.run(deals=20_000, strategy="simple", seed=4, quiet=True, charts=False,
-                   results=tmp_path_factory.mktemp("results"))
+                   results=tmp_path_factory.mktemp("results"), skills=("simple",))
 
 
 def test_announcements_tables(announcements):
     summary = announcements["break_even"]
-    assert summary["level"].to_list() == ["Re/Kontra", "Re/Kontra: Re side", "Re/Kontra: Kontra side",
-                                          "no 90", "no 60", "no 30", "schwarz"]
-    assert (summary["probes"] > 1000).all()
-    assert summary["scoring_alone"].to_list() == pytest.approx([1 / 2, 1 / 2, 1 / 2, 8 / 9, 11 / 12,
-                                                               14 / 15, 17 / 18])
+    levels = ["Re/Kontra", "no 90", "no 60", "no 30", "schwarz"]
+    assert summary["level"].to_list() == [f"{lv}{side}" for lv in levels
+                                          for side in ("", ": Re side", ": Kontra side")]
+    assert (summary["probes"] > 200).all()
+    both = summary.filter(~pl.col("level").str.contains(":"))
+    assert (both["probes"] > 1000).all()
+    assert both["scoring_alone"].to_list() == pytest.approx([1 / 2, 8 / 9, 11 / 12, 14 / 15, 17 / 18])
+    for lv in levels:  # the two sides' probes make up the level's
+        n = dict(zip(summary["level"], summary["probes"]))
+        assert n[lv] == n[f"{lv}: Re side"] + n[f"{lv}: Kontra side"]
 
 
 def test_re_kontra_gain_rises_and_breaks_even_near_the_middle(announcements):
@@ -324,3 +330,185 @@ def test_break_even_finds_a_known_crossing_on_synthetic_probes():
     assert break_even(chance, 0.5 - chance, 1)[3] == "crosses zero only from above"
     few = break_even(chance[:50], gain[:50], 1)
     assert math.isnan(few[0]) and few[3] == "too few probes"
+
+
+def test_announcements_skills_rows(announcements):
+    """One break-even row per level and side and one mean-gain row per level, each the summary's
+    own figure; under simple, no re-tuning tournament (it is heuristic's)."""
+    rows = [r for r in announcements["skills"] if r["skill"] == "simple"]
+    summary = announcements["break_even"]
+    be = {r["figure"]: r for r in rows if r["figure"].startswith("break-even: ")}
+    assert len(be) == summary.height
+    for r in summary.iter_rows(named=True):
+        got = be[f"break-even: {r['level']}"]
+        assert got["deals"] == 20_000
+        assert got["estimate"] == r["break_even"] or (math.isnan(got["estimate"]) and math.isnan(r["break_even"]))
+    assert sum(r["figure"].startswith("mean gain of calling") for r in rows) == 5
+    assert announcements["retune"] is None
+
+
+# ------------------------------------------------------------------ skill levels
+def test_skill_deals():
+    from dokosim.studies.skills import skill_deals
+    assert skill_deals(200_000, 0.01, 200) == {"simple": 200_000, "heuristic": 200_000, "pimc": 2_000}
+    assert skill_deals(1_000, 0.01, 200)["pimc"] == 200
+    assert skill_deals(100, 0.01, 200)["pimc"] == 100  # never more than the study's size
+
+
+def test_skills_side_by_side_and_files(tmp_path):
+    from dokosim.studies.skills import row, write_skills
+    rows = [row("a", "simple", 10, 0.5, 0.4, 0.6, "share"), row("a", "pimc", 5, 0.7, 0.5, 0.9, "share"),
+            row("b", "heuristic", 10, None, None, None, "points"), row("b", "simple", 10, -1.0, -2.0, 0.0, "points"),
+            row("c", "simple", 10, 0.0, 1e-17, 0.3, "share")]  # a 0% Wilson interval's rounding: drawn
+    wide = write_skills(rows, tmp_path, "t", "n", chart=True)
+    assert wide.columns == ["figure", "simple", "heuristic", "pimc"]
+    assert wide.row(0) == ("a", "0.500 [0.400, 0.600]", "", "0.700 [0.500, 0.900]")
+    assert wide.row(1) == ("b", "-1.000 [-2.000, 0.000]", "n/a", "")
+    long = pl.read_csv(tmp_path / "skills_long.csv")
+    assert long.height == 5 and long["deals"].to_list() == [10, 5, 10, 10, 10]
+    assert "`simple` 10" in (tmp_path / "skills.md").read_text() and (tmp_path / "skills.png").stat().st_size > 0
+
+
+def test_solo_skills_rows(solo):
+    """Every kind has its headline rows under each skill run; simple's are the study's own
+    tables, pimc's come from its own small datasets (12 deals per kind)."""
+    rows = solo["skills"]
+    assert {r["skill"] for r in rows} == {"simple", "pimc"}
+    for kind in SOLO_KINDS:
+        for skill, n in (("simple", DEALS), ("pimc", 12)):
+            r = [x for x in rows if x["skill"] == skill and x["figure"] == f"{kind}: win rate, all hands"]
+            assert len(r) == 1 and r[0]["deals"] == n
+            assert -1e-12 <= r[0]["lo"] <= r[0]["estimate"] + 1e-12 <= r[0]["hi"] + 2e-12 <= 1 + 2e-12
+    overall = solo["skills_by_trumps"].filter(pl.col("skill") == "pimc")
+    assert overall["deals"].sum() == 12 * len(SOLO_KINDS)
+    # at the key count pimc plays 2 hands held there, 4 deals each (key_count_sample)
+    key = [x for x in rows if x["skill"] == "pimc" and x["figure"] == "queens: win rate, 5 queens"]
+    assert len(key) == 1 and key[0]["deals"] == 2 * 4 and -1e-12 <= key[0]["lo"] <= key[0]["estimate"] <= key[0]["hi"]
+
+
+def test_key_count_sample_holds_the_hands_at_the_count(solo):
+    """key_count_sample under simple on 3 hands at 10 trumps: a suit solo with 10 trumps is won
+    sometimes and not always; the gain over healthy is the solo score minus the healthy one."""
+    r = solo_odds.key_count_sample(solo["frame"], "clubs", "simple", seed=3, hands=3, deals=40)
+    assert r["hands"] == 3 and r["deals"] == 120
+    assert 0 <= r["win_lo"] <= r["win_rate"] <= r["win_hi"] <= 1
+    assert r["mean_gain"] < r["mean_score"] + 12  # the healthy game scores at most +12 per deal
+
+
+def test_solo_gain_is_solo_minus_healthy(solo):
+    """The gain column is the solo score minus the same deal's normal-game score at seat 0."""
+    bt = solo["by_trumps"]
+    assert {"mean_gain", "gain_lo", "gain_hi"} <= set(bt.columns)
+    g = bt.filter(pl.col("deals") >= 500)
+    assert (g["gain_lo"] <= g["mean_gain"]).all() and (g["mean_gain"] <= g["gain_hi"]).all()
+    # a weak suit solo loses far more than the same hand played healthy
+    weak = bt.filter((pl.col("kind") == "clubs") & (pl.col("trumps") == 5)).row(0, named=True)
+    assert weak["gain_hi"] < -3
+
+
+def test_pays_from_on_a_known_table():
+    """The rule of thumb: the smallest count whose interval is above 0 and from which every
+    populated count has a positive mean; a late dip below 0 moves it up; never: None."""
+    from dokosim.studies.solo_odds import pays_from
+    t = pl.DataFrame({"trumps": [6, 7, 8, 9, 10, 11], "deals": [900, 800, 700, 600, 500, 50],
+                      "mean": [-5.0, 0.5, 2.0, 1.5, 3.0, -9.0], "lo": [-6.0, -0.1, 1.0, 0.5, 2.0, -20.0]})
+    assert pays_from(t, "lo", "mean") == 8  # 7's interval holds 0; 11 has too few deals to count
+    t2 = t.with_columns(pl.Series("mean", [-5.0, 0.5, 2.0, -0.2, 3.0, 9.0]))
+    assert pays_from(t2, "lo", "mean") == 10
+    assert pays_from(t.with_columns(pl.col("lo") - 10), "lo", "mean") is None
+
+
+def test_rules_of_thumb_of_the_study(solo):
+    """A rule per kind and kind of rule; where a count is found, the figures at that count hold
+    it (score interval above 0, or gain interval above 0) and the sentence quotes them."""
+    from dokosim.studies.solo_odds import thumb_sentence
+    th = solo["rules_of_thumb"]
+    assert th.height == 2 * len(SOLO_KINDS)
+    for r in th.iter_rows(named=True):
+        s = thumb_sentence(r)
+        assert r["kind"] in s
+        if r["count"] is not None:
+            lo = r["score_lo"] if r["rule"] == "pays_from" else r["gain_lo"]
+            assert lo > 0 and f"from {r['count']} " in s and "%" in s
+        else:
+            assert "never" in s
+    # under simple at this size no populated count of a weak kind pays: jacks solos with 4 jacks lose
+    bt = solo["by_trumps"].filter((pl.col("kind") == "jacks") & (pl.col("trumps") == 4)).row(0, named=True)
+    assert bt["deals"] >= 500 and bt["score_hi"] < 0
+    jacks = th.filter((pl.col("kind") == "jacks") & (pl.col("rule") == "pays_from"))["count"][0]
+    assert jacks is None or jacks > 4
+
+
+# ------------------------------------------------------------------ poverty and strategies
+def test_poverty_headlines(tmp_path, monkeypatch):
+    """The poverty study's skills rows at a small size: shares in [0, 1] with their intervals,
+    and the gains the overall table gives."""
+    from dokosim.studies import poverty
+    monkeypatch.setenv("DOKOSIM_STUDY_DATA", str(tmp_path / "data"))
+    res = poverty.run(deals=4_000, strategy="simple", seed=3, quiet=True, charts=False,
+                      results=tmp_path / "r", skills=("simple",))
+    rows = {r["figure"]: r for r in res["skills"]}
+    share = rows["share of deals played as a poverty"]
+    assert share["estimate"] == pytest.approx(res["played"] / 4_000)
+    assert 0.01 < share["lo"] < share["estimate"] < share["hi"] < 0.15
+    j = res["paired"]
+    gain = (j["poor_poverty"] - j["poor_normal"]).mean()
+    assert rows["poor player: gain per poverty deal (all)"]["estimate"] == pytest.approx(gain)
+    assert (tmp_path / "r" / "poverty" / "skills.md").is_file()
+
+
+def test_strategies_pimc_pairs_play_fewer_deals(tmp_path):
+    from dokosim.studies import strategies
+    res = strategies.run(deals=40, seed=2, quiet=True, charts=False, results=tmp_path,
+                         candidates=("random", "simple", "pimc"), pimc_deals=3)
+    t = res["pairs"]  # pimc does not play random
+    assert t.select("a", "b", "deals").rows() == [("random", "simple", 40), ("simple", "pimc", 3)]
+    assert (t["diff_lo"] <= t["diff_a_minus_b"]).all() and (t["diff_a_minus_b"] <= t["diff_hi"]).all()
+
+
+# ------------------------------------------------------------------ re-tuning heuristic's calls
+def test_retuned_params_from_break_even():
+    from dokosim.studies.announcements import retuned_params
+    s = pl.DataFrame({"level": ["Re/Kontra", "Re/Kontra: Re side", "no 90", "no 60"],
+                      "break_even": [0.5234, 0.6, float("nan"), 0.97]})
+    assert retuned_params(s) == {"call_win": 0.523}  # no 90 has no crossing: deny_win stays
+    s2 = s.with_columns(pl.Series("break_even", [0.5234, 0.6, 0.912, 0.97]))
+    assert retuned_params(s2) == {"call_win": 0.523, "deny_win": 0.912}
+
+
+def test_retune_tournament_is_duplicate():
+    """Re-tuned to today's defaults, both heuristic copies play alike: the difference is 0
+    exactly; re-tuned to never call, the copies differ and the interval holds the mean."""
+    from dokosim.studies.announcements import retune
+    same = retune(pl.DataFrame({"level": ["Re/Kontra"], "break_even": [0.6]}), 30, 1, True)
+    assert same["params"] == {"call_win": 0.6} and same["defaults"] == {"call_win": 0.6}
+    assert same["diff"] == pytest.approx(0.0, abs=1e-12)
+    other = retune(pl.DataFrame({"level": ["Re/Kontra"], "break_even": [1.0]}), 30, 1, True)
+    assert other["diff"] != 0.0 and other["lo"] <= other["diff"] <= other["hi"]
+
+
+def test_rules_of_thumb_given_the_aces(solo):
+    """The rule per kind and number of plain aces: each row's figures are those of the
+    by-trumps-and-aces table at its count, and its sentence names the aces."""
+    from dokosim.studies.solo_odds import rules_of_thumb, thumb_sentence
+    bta = solo["by_trumps_aces"]
+    th = rules_of_thumb(bta, "plain_aces")
+    assert set(th["given"].unique()) == {"plain_aces"}
+    for r in th.filter(pl.col("count").is_not_null()).iter_rows(named=True):
+        at = bta.filter((pl.col("kind") == r["kind"]) & (pl.col("plain_aces") == r["given_value"])
+                        & (pl.col("trumps") == r["count"])).row(0, named=True)
+        assert at["mean_score"] == r["mean_score"] and at["deals"] == r["deals"]
+        assert f"with {r['given_value']} plain ace" in thumb_sentence(r)
+    assert "fleischlos" not in th["kind"].to_list()  # its count is the aces already
+
+
+def test_break_even_with_pimc_bins_on_few_synthetic_probes():
+    """pimc's coarse bins (0.1, >= 40 probes) find the known crossing from 2,000 probes, with a
+    wider interval that still covers it; the default bins find none there (too few per bin)."""
+    from dokosim.studies.announcements import PIMC_BIN_EDGES, PIMC_MIN_BIN, break_even
+    rng = np.random.default_rng(5)
+    chance = rng.uniform(0, 1, 2_000)
+    gain = 4 * (chance - 0.6) + rng.normal(0, 1, chance.size)
+    point, lo, hi, note = break_even(chance, gain, 1, PIMC_BIN_EDGES, PIMC_MIN_BIN)
+    assert lo < 0.6 < hi and abs(point - 0.6) < 0.1 and note.startswith("sign change in 0.50-0.70"), (point, lo, hi, note)
+    assert break_even(chance[:1_500], gain[:1_500], 1)[3] == "too few probes"

@@ -16,7 +16,7 @@ from .common import StudyError, say
 STUDIES = ("solo_odds", "poverty", "announcements", "strategies")
 
 
-def run_study(name: str, deals=None, strategy="simple", seed=0, scheduler=None, cluster=None,
+def run_study(name: str, deals=None, strategy="heuristic", seed=0, scheduler=None, cluster=None,
               results=None, quiet=False) -> dict:
     """Run one study (or ``all``, in order); returns {study: its result dict}."""
     names = STUDIES if name == "all" else (name,)

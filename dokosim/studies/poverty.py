@@ -1,7 +1,7 @@
 """Poverty (Armut, house rule): what playing a poverty is worth, against the same deals
 played without the poverty rule.
 
-    dokosim study poverty [--deals 400000] [--strategy simple] [--seed 0]
+    dokosim study poverty [--deals 400000] [--strategy heuristic] [--seed 0]
 
 Two datasets with the same seed: rules ddv + poverty, and plain ddv. A deal
 whose first dealing was played as a poverty (no redeal before it) has the same
@@ -10,7 +10,8 @@ deal (paired differences, 95% intervals), by the number of trumps passed (0-3)
 and whether a fox (AD) was among them. Every redeal under the poverty rule is a
 refused poverty (throw-in is off), which gives the refusal rate.
 Writes results/poverty/: by_trumps_passed, by_fox, summary (Markdown and CSV),
-poverty_vs_normal.png, poverty_fox.png.
+poverty_vs_normal.png, poverty_fox.png; the headline figures under simple, heuristic and pimc
+side by side (skills.md, skills.png; pimc on a subsample).
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ DEFAULT_DEALS = 400_000
 RULES_POVERTY = {"preset": "ddv", "poverty": True}
 RULES_NORMAL = {"preset": "ddv"}
 FOX = type_mask("AD")
+PIMC_SHARE = 0.00625  # pimc plays 0.625% of the study's deals per dataset (2,500 at the default size)
+MIN_PIMC_DEALS = 400
 
 
 def _seat_score(frame: pl.DataFrame, seat_col: str, name: str) -> pl.Expr:
@@ -50,10 +53,9 @@ def _stats(g: pl.DataFrame) -> dict:
     return out
 
 
-def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts=True, **sim) -> dict:
-    deals = deals or DEFAULT_DEALS
-    out = results_dir(results, STUDY)
-    say(quiet, f"poverty: {deals} deals with the poverty rule and {deals} without")
+def paired(deals: int, strategy: str, seed: int, **sim) -> tuple[pl.DataFrame, int, int]:
+    """(the poverties played at the first dealing joined with the same deals without the rule,
+    poverties played, poverties refused) under ``strategy`` at every seat."""
     cols = ["deal_id", "hand_0", "hand_1", "hand_2", "hand_3", "contract", "declarer", "winner",
             "re_mask", "score_0", "score_1", "score_2", "score_3", "redeals", "poverty_partner",
             "poverty_passed", "poverty_returned"]
@@ -80,6 +82,44 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
         pl.when(pl.col("poverty_partner") == 0).then(pl.col("b_score_0")).when(pl.col("poverty_partner") == 1)
         .then(pl.col("b_score_1")).when(pl.col("poverty_partner") == 2).then(pl.col("b_score_2"))
         .otherwise(pl.col("b_score_3")).cast(pl.Int32).alias("acceptor_normal"))
+    return j, n_played, refusals
+
+
+def headlines(j: pl.DataFrame, n_played: int, refusals: int, deals: int, skill: str) -> list[dict]:
+    """The skills rows of one skill level: how often a poverty is played and refused, and what
+    it is worth to the poor player, the acceptor and the pair (all, and fox passed or not)."""
+    from .skills import row
+    rows = []
+    p, lo, hi = wilson(n_played, deals)
+    rows.append(row("share of deals played as a poverty", skill, deals, p, lo, hi, "share"))
+    p, lo, hi = wilson(refusals, refusals + n_played) if refusals + n_played else (None, None, None)
+    rows.append(row("refusal rate of declared poverties", skill, deals, p, lo, hi, "share"))
+    for label, g in (("all", j), ("fox passed", j.filter(pl.col("fox_passed"))),
+                     ("no fox passed", j.filter(~pl.col("fox_passed")))):
+        st = _stats(g) if g.height >= 2 else {}
+        for who, word in (("poor", "poor player"), ("acceptor", "acceptor")):
+            rows.append(row(f"{word}: gain per poverty deal ({label})", skill, deals, st.get(f"{who}_gain"),
+                            st.get(f"{who}_gain_lo"), st.get(f"{who}_gain_hi"), "points per poverty deal"))
+        if label == "all":
+            for who, word in (("poor", "poor player"), ("acceptor", "acceptor")):
+                rows.append(row(f"{word}: score with the poverty", skill, deals, st.get(f"{who}_poverty"),
+                                st.get(f"{who}_poverty_lo"), st.get(f"{who}_poverty_hi"),
+                                "points per poverty deal"))
+            rows.append(row("the pair wins the poverty", skill, deals, st.get("pair_win_rate"),
+                            st.get("pair_win_lo"), st.get("pair_win_hi"), "share"))
+    return rows
+
+
+def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True, skills=None,
+        pimc_deals=None, **sim) -> dict:
+    """Simulate the two datasets, write the tables and charts to ``results/poverty/``, and the
+    headline figures under each of ``skills`` (default SKILLS; pimc on ``pimc_deals`` deals per
+    dataset, default PIMC_SHARE of ``deals``)."""
+    from .skills import SKILLS, skill_deals, write_skills
+    deals = deals or DEFAULT_DEALS
+    out = results_dir(results, STUDY)
+    say(quiet, f"poverty: {deals} deals with the poverty rule and {deals} without")
+    j, n_played, refusals = paired(deals, strategy, seed, **sim)
 
     note = (f"{deals:,} deals under rules {rules_label(RULES_POVERTY)} and the same {deals:,} deals "
             f"(seed {seed}) under {rules_label(RULES_NORMAL)}; strategy `{strategy}` at every seat. "
@@ -129,8 +169,25 @@ def run(deals=None, strategy="simple", seed=0, results=None, quiet=False, charts
                out / "poverty_vs_normal.png", foot)
         _chart(by_fox, "fox_passed", [False, True], "fox (AD) among the cards passed",
                out / "poverty_fox.png", foot)
+    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS)
+    if pimc_deals is not None:
+        sizes["pimc"] = pimc_deals
+    skill_rows = []
+    for skill in (SKILLS if skills is None else skills):
+        if skill == strategy and sizes[skill] == deals:
+            sj, sp, sr = j, n_played, refusals
+        else:
+            say(quiet, f"poverty: headline figures under {skill}, {sizes[skill]} deals per dataset")
+            sj, sp, sr = paired(sizes[skill], skill, seed, **sim)
+        skill_rows += headlines(sj, sp, sr, sizes[skill], skill)
+    skill_note = (f"Each skill level at every seat, seed {seed}, rules {rules_label(RULES_POVERTY)} against "
+                  f"{rules_label(RULES_NORMAL)} on the same deals; gains are paired differences per poverty "
+                  "deal (95% normal intervals), shares with 95% Wilson intervals. `pimc` plays the cards "
+                  "only; its reservations, poverty exchange and calls are `heuristic`'s.")
+    write_skills(skill_rows, out, "Poverty: headline figures by skill level", skill_note, chart=charts,
+                 foot=f"seed {seed}; deals per dataset: " + ", ".join(f"{k} {v:,}" for k, v in sizes.items()))
     return {"paired": j, "by_trumps": by_trumps, "by_fox": by_fox, "summary": summary,
-            "refusals": refusals, "played": n_played}
+            "refusals": refusals, "played": n_played, "skills": skill_rows}
 
 
 def _chart(table: pl.DataFrame, key: str, keys, xlabel: str, path, foot: str):
