@@ -291,7 +291,18 @@ def test_study_with_a_bad_cluster_or_without_dask_is_one_line(tmp_path):
 
 # ---------------------------------------------------------------------------- Ctrl-C
 
-def test_ctrl_c_during_a_parquet_write_waits_for_the_file(tmp_path):
+@pytest.fixture
+def plain_ctrl_c():
+    """Ctrl-C as in a fresh interpreter: the default handler, SIGINT not blocked (a test worker may
+    have inherited another state, and a child process inherits both), restored afterwards."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    yield
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_during_a_parquet_write_waits_for_the_file(tmp_path, plain_ctrl_c):
     """A SIGINT that arrives while polars writes: the block runs to its end, then one KeyboardInterrupt."""
     from dokosim.outputs import deferred_interrupt
     frame = pl.DataFrame({f"c{i}": np.arange(300_000) % 997 for i in range(8)})
@@ -317,7 +328,7 @@ def test_ctrl_c_during_a_parquet_write_waits_for_the_file(tmp_path):
     assert pl.read_parquet(path).height == 300_000
 
 
-def test_ctrl_c_during_a_run_prints_no_panic_and_the_dataset_resumes(tmp_path):
+def test_ctrl_c_during_a_run_prints_no_panic_and_the_dataset_resumes(tmp_path, plain_ctrl_c):
     import time
 
     import dokosim

@@ -25,11 +25,16 @@ def dataset_run(out):
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
+        previous = None
         with suppress(ValueError):  # (signal handlers can be set in the main thread only)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this message short
-        if out is not None:
-            click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
-                       "again to resume", err=True)
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this short
+        try:
+            if out is not None:
+                click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
+                           "again to resume", err=True)
+        finally:
+            if previous is not None:  # a caller in the same process (a notebook, a test) keeps its Ctrl-C
+                signal.signal(signal.SIGINT, previous)
         sys.exit(130)
 
 
