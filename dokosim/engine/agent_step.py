@@ -8,7 +8,7 @@ illegal answer is replaced as the loop replaces it.
 """
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_NORMAL, CLASS_MASK, SCHEME_NORMAL
+from ..cards import CLASS_MASK, SCHEME_NORMAL
 from ..sim_loop import choose_call, choose_card, choose_exchange, choose_reservation
 from ..strategies.cardcount import cards_left, deck_cards, scan_plays
 from ..strategies.common import (
@@ -18,7 +18,7 @@ from ..strategies.common import (
     default_pass,
     default_return,
 )
-from ..strategies.pimc import deal_unseen, set_hidden
+from ..strategies.pimc import deal_unseen, implied_queens, set_hidden
 from .bits import lowest_bit_index
 from .deal import poverty_pass_error, poverty_return_error, reservation_options
 from .game_state import (
@@ -51,12 +51,7 @@ from .game_state import (
 )
 from .jit import kernel
 from .layout import (
-    P_CONTRACT,
-    P_KNOWN_KO,
-    P_KNOWN_RE,
-    P_MARRIAGE_SEAT,
     P_NPLAYED,
-    P_SOLOIST,
     PUBLIC_LEN,
     R_LEN,
     ST_LEN,
@@ -147,21 +142,10 @@ def resample_hidden(g, seat, rng):
     cap0 = np.zeros(4, dtype=np.int64)
     for s in range(4):
         cap0[s] = cards_left(pub, s) if s != seat else 0
-    must_qc = np.int64(0)
-    no_qc = np.int64(0)
-    qc_seat = -1
     playing = g[G_PHASE] >= PH_CALL
-    if playing and pub[P_SOLOIST] < 0:
-        if pub[P_CONTRACT] == C_MARRIAGE:
-            qc_seat = pub[P_MARRIAGE_SEAT]
-        elif pub[P_CONTRACT] == C_NORMAL:
-            for s in range(4):
-                if s == seat:
-                    continue
-                if (pub[P_KNOWN_KO] >> s) & 1:
-                    no_qc |= np.int64(1) << s
-                elif (pub[P_KNOWN_RE] >> s) & 1 and ((qc >> (2 * s)) & 3) == 0:
-                    must_qc |= np.int64(1) << s
+    must_qc, no_qc, qc_seat = np.int64(0), np.int64(0), -1
+    if playing:  # before the contract the table knows nothing of the parties
+        must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
     if not playing:  # nothing played, no tables yet: the plain classes
         for k in range(5):
             cmask[k] = CLASS_MASK[SCHEME_NORMAL, k]

@@ -207,18 +207,10 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 
 
 @kernel
-def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-           ew, rng):
-    """The card with the best average over n_samples sampled deals (see the module doc)."""
-    cands = distinct(legal)
-    n = pub[P_NPLAYED]
-    total = 4 * pub[P_HAND_SIZE]
-    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    unseen = deck_cards(rules) & ~played & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = cards_left(pub, s) if s != seat else 0
-    # the QC the parties imply
+def implied_queens(pub, seat, qc):
+    """The queens of clubs the parties imply, for sampling what ``seat`` has not seen: (seats that
+    must hold one, seats that hold none, the marriage's bride or -1). ``qc``: the QCs played, two
+    bits per seat (cardcount.scan_plays)."""
     must_qc = np.int64(0)
     no_qc = np.int64(0)
     qc_seat = -1
@@ -233,6 +225,22 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
                     no_qc |= np.int64(1) << s
                 elif (pub[P_KNOWN_RE] >> s) & 1 and ((qc >> (2 * s)) & 3) == 0:
                     must_qc |= np.int64(1) << s
+    return must_qc, no_qc, qc_seat
+
+
+@kernel
+def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+           ew, rng):
+    """The card with the best average over n_samples sampled deals (see the module doc)."""
+    cands = distinct(legal)
+    n = pub[P_NPLAYED]
+    total = 4 * pub[P_HAND_SIZE]
+    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+    unseen = deck_cards(rules) & ~played & ~hand
+    cap0 = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        cap0[s] = cards_left(pub, s) if s != seat else 0
+    must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
     st = np.zeros(ST_LEN, dtype=np.int64)
     base = np.zeros(ST_LEN, dtype=np.int64)
     for i in range(PUBLIC_LEN):
