@@ -1,6 +1,6 @@
 """Speed of the deal loop before and after a change, in CPU time, robust to other load.
 
-    python scripts/ab_speed.py BASE_REV [--strategy random] [--pairs 8] [--deals 1000000]
+    python scripts/ab_speed.py BASE_REV [--strategy random] [--pairs 8] [--deals 1000000] [--plan JSON]
 
 Wall-clock figures (scripts/bench.py) on a shared 2-core machine move by a third between two runs
 of the same code. This script measures CPU seconds (``time.process_time``) per million deals on one
@@ -23,12 +23,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 MEASURE = r"""
-import sys, time
+import json, sys, time
 import numba
 numba.set_num_threads(1)
 from dokosim.simulate import Simulator, make_plan
-n, strategy = int(sys.argv[1]), sys.argv[2]
-sim = Simulator(make_plan(n + 1000, strategy=strategy))
+n, strategy, extra = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+sim = Simulator(make_plan(n + 1000, strategy=strategy, **extra))
 sim.rows(0, 1000)  # compile or load, warm
 best = float("inf")
 for _ in range(3):
@@ -40,12 +40,12 @@ print(best / n * 1e6)
 """
 
 
-def cpu_seconds_per_million(source: Path, cache: Path, deals: int, strategy: str) -> float:
+def cpu_seconds_per_million(source: Path, cache: Path, deals: int, strategy: str, extra: str = "{}") -> float:
     """CPU seconds per million deals of ``strategy`` on one thread, the code at ``source``."""
     env = {**os.environ, "PYTHONPATH": str(source), "NUMBA_NUM_THREADS": "1",
            "NUMBA_CACHE_DIR": str(cache / "numba"), "DOKOSIM_CACHE_DIR": str(cache / "dokosim"),
            "DOKOSIM_QUIET_COMPILE": "1"}
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(deals), strategy], env=env, check=True,
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(deals), strategy, extra], env=env, check=True,
                          capture_output=True, text=True).stdout
     return float(out.split()[-1])
 
@@ -56,6 +56,9 @@ def main() -> None:
     ap.add_argument("--strategy", default="random")
     ap.add_argument("--pairs", type=int, default=8)
     ap.add_argument("--deals", type=int, default=1_000_000)
+    ap.add_argument("--plan", default="{}",
+                    help='more make_plan arguments as JSON, e.g. \'{"contract": "normal", "calls": false}\' '
+                         '(bench.py\'s figure (a))')
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="dokosim_ab_"))
     base = work / "base"
@@ -63,11 +66,11 @@ def main() -> None:
     try:
         sides = {"old": (base, work / "cache_old"), "new": (REPO, work / "cache_new")}
         for source, cache in sides.values():  # compile both before timing anything
-            cpu_seconds_per_million(source, cache, 1000, args.strategy)
+            cpu_seconds_per_million(source, cache, 1000, args.strategy, args.plan)
         ratios, times = [], {"old": [], "new": []}
         for i in range(args.pairs):
             for name, (source, cache) in sides.items():
-                times[name].append(cpu_seconds_per_million(source, cache, args.deals, args.strategy))
+                times[name].append(cpu_seconds_per_million(source, cache, args.deals, args.strategy, args.plan))
             ratios.append(times["new"][-1] / times["old"][-1])
             print(f"pair {i + 1}: old {times['old'][-1]:.3f}  new {times['new'][-1]:.3f}  "
                   f"cpu s per million deals, new/old {ratios[-1]:.3f}", flush=True)
