@@ -119,17 +119,18 @@ def scan_plays(pub, plays, play_seat, fclass):
     played = np.int64(0)
     voids = np.int64(0)
     qc = np.int64(0)
+    # every decision of heuristic (and of pimc's rollouts) scans the cards so far: without
+    # data-dependent branches (the voids and QC bits are added as 0 or 1)
     led = 0
     for i in range(n):
         c = plays[i]
+        seat = play_seat[i]
         played |= np.int64(1) << c
         k = fclass[c]
         if i & 3 == 0:
             led = k
-        elif k != led:
-            voids |= np.int64(1) << (5 * play_seat[i] + led)
-        if (c >> 1) == T_QC:
-            qc += np.int64(1) << (2 * play_seat[i])
+        voids |= np.int64(k != led) << (5 * seat + led)
+        qc += np.int64((c >> 1) == T_QC) << (2 * seat)
     return played, voids, qc
 
 
