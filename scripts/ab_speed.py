@@ -36,6 +36,8 @@ for _ in range(3):
     for first in range(1000, n + 1000, 250_000):
         sim.rows(first, min(250_000, n + 1000 - first))
     best = min(best, time.process_time() - t)
+import dokosim
+print(dokosim.__file__, file=sys.stderr)
 print(best / n * 1e6)
 """
 
@@ -45,9 +47,14 @@ def cpu_seconds_per_million(source: Path, cache: Path, deals: int, strategy: str
     env = {**os.environ, "PYTHONPATH": str(source), "NUMBA_NUM_THREADS": "1",
            "NUMBA_CACHE_DIR": str(cache / "numba"), "DOKOSIM_CACHE_DIR": str(cache / "dokosim"),
            "DOKOSIM_QUIET_COMPILE": "1"}
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(deals), strategy, extra], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    return float(out.split()[-1])
+    # cwd=source: "python -c" puts the current directory first on sys.path, before PYTHONPATH, so
+    # from any other checkout both sides would import that checkout's dokosim
+    run = subprocess.run([sys.executable, "-c", MEASURE, str(deals), strategy, extra], env=env, check=True,
+                         capture_output=True, text=True, cwd=source)
+    imported = Path(run.stderr.split()[-1]).resolve()
+    if not imported.is_relative_to(source.resolve()):
+        raise SystemExit(f"ab_speed: the run for {source} imported {imported}")
+    return float(run.stdout.split()[-1])
 
 
 def main() -> None:
