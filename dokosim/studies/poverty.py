@@ -403,8 +403,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     """Fit the refusal rule (under heuristic), measure the poverties' value per player, and write
     the tables and charts to ``results/poverty/``: the study's ``strategy`` and each of ``skills``
     (default SKILLS; pimc on ``pimc_deals`` deals per dataset, default PIMC_SHARE of ``deals``,
-    dealt under PIMC_WHERE), and the fitted rule's tournament (``tournament_deals``, default
-    TOURNAMENT_DEALS; 0: none)."""
+    dealt under PIMC_WHERE), and the fitted rule's tournaments (``tournament_deals`` each, default
+    TOURNAMENT_DEALS but at most ``deals``; 0: none)."""
     from .skills import SKILLS, skill_deals, write_skills
     deals = deals or DEFAULT_DEALS
     out = results_dir(results, STUDY)
@@ -412,7 +412,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS)
     if pimc_deals is not None:
         sizes["pimc"] = pimc_deals
-    n_tour = TOURNAMENT_DEALS if tournament_deals is None else tournament_deals
+    n_tour = min(TOURNAMENT_DEALS, deals) if tournament_deals is None else tournament_deals
     say(quiet, f"poverty: {deals} deals with the poverty rule and {deals} without")
     without = {}
 
