@@ -211,30 +211,27 @@ def card_error(st, hands, seat, card, plays, fclass, cmask):
 
 @inline_kernel
 def best_offset(plays, start, count, power, fclass, dulle, last_trick):
-    """Offset (0..count-1) of the card winning so far among ``count`` cards from plays[start].
-
-    Every trump's power is above every plain card's (cards.py), so a card competes with its
-    power when it is a trump or follows the led class, and not at all otherwise; the first
-    of equal powers wins (identical cards), except the second Dulle under that house rule.
-    Written without data-dependent branches on the common path: in random play the winner
-    is unpredictable, and a mispredicted branch per card cost a sixth of the deal loop.
-    """
-    second_dulle_wins = dulle == 1 or (dulle != 0 and not last_trick)
+    """Offset (0..count-1) of the card winning so far among ``count`` cards from plays[start]."""
     best = 0
-    first = plays[start]
-    led = fclass[first]
-    best_power = power[first]
-    best_dulle = (first >> 1) == T_TH and led == TRUMP
+    best_card = plays[start]
+    led = fclass[best_card]
+    best_trump = led == TRUMP
     for i in range(1, count):
         c = plays[start + i]
         k = fclass[c]
-        p = power[c] if (k == TRUMP) | (k == led) else -1
-        if p > best_power:
+        wins = False
+        if k == TRUMP:
+            if not best_trump or power[c] > power[best_card]:
+                wins = True
+            elif dulle != 0 and (c >> 1) == T_TH and (best_card >> 1) == T_TH:
+                # house rule: the second Dulle beats the first (not in the last trick for mode 2)
+                wins = dulle == 1 or not last_trick
+        elif k == led and not best_trump and power[c] > power[best_card]:
+            wins = True
+        if wins:
             best = i
-            best_power = p
-            best_dulle = (c >> 1) == T_TH and k == TRUMP
-        elif second_dulle_wins and best_dulle and p == best_power:
-            best = i  # house rule: the second Dulle beats the first (mode 2: not in the last trick)
+            best_card = c
+            best_trump = k == TRUMP
     return best
 
 
