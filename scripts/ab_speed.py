@@ -1,6 +1,7 @@
 """Speed of the deal loop before and after a change, in CPU time, robust to other load.
 
     python scripts/ab_speed.py BASE_REV [--strategy random] [--pairs 8] [--deals 1000000] [--plan JSON]
+                               [--cache DIR]
 
 Wall-clock figures (scripts/bench.py) on a shared 2-core machine move by a third between two runs
 of the same code. This script measures CPU seconds (``time.process_time``) per million deals on one
@@ -66,12 +67,16 @@ def main() -> None:
     ap.add_argument("--plan", default="{}",
                     help='more make_plan arguments as JSON, e.g. \'{"contract": "normal", "calls": false}\' '
                          '(bench.py\'s figure (a))')
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep each side's compiled kernels here (reused by later runs: kernels are "
+                         "cached by source digest); default: a new temporary directory")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="dokosim_ab_"))
+    caches = args.cache or work
     base = work / "base"
     subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
     try:
-        sides = {"old": (base, work / "cache_old"), "new": (REPO, work / "cache_new")}
+        sides = {"old": (base, caches / "cache_old"), "new": (REPO, caches / "cache_new")}
         for source, cache in sides.values():  # compile both before timing anything
             cpu_seconds_per_million(source, cache, 1000, args.strategy, args.plan)
         ratios, times = [], {"old": [], "new": []}
