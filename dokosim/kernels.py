@@ -101,7 +101,9 @@ def _solver():
 def _vector_game():
     from .vector import VectorGame
     vec = VectorGame(2)
-    vec.step(vec.legal.argmax(axis=1))
+    vec.step(vec.random_actions())
+    vec.observe(dtype="uint8")
+    vec.observe()
 
 
 def _game():

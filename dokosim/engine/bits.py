@@ -7,6 +7,7 @@ loop elsewhere.
 import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .jit import inline_kernel
@@ -67,3 +68,23 @@ else:
         for _ in range(n):
             mask &= mask - 1
         return lowest_bit_index(mask)
+
+
+@intrinsic
+def prefetch(typingctx, arr, index):
+    """A hint to bring the cache line of ``arr``'s element ``index`` (counted in the flat,
+    C-contiguous order) into the cache for writing; it changes no value. ``index`` must lie in
+    the array."""
+    sig = types.void(arr, types.intp)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), i8p)
+        builder.call(fn, [ptr, ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen

@@ -23,7 +23,7 @@ from .deal import (
     reservation_options,
     resolve_reservations,
 )
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     H_RE_MASK,
     N_ITEMS,
@@ -79,29 +79,32 @@ PV_PASS, PV_ACCEPT, PV_RETURN = range(3)
 MAX_REDEALS = 100      # as the deal loop (sim_loop.MAX_REDEALS)
 MAX_CALLS = 16         # a deal has at most 10 calls (each raises a side's level)
 
-# ---- the layout of g
-O_ST = 0
+# ---- the layout of g: what every step reads first (the stepping fields, the state, the hands, the
+# cards so far), so that a VectorGame row's step touches few cache lines; the rest after
+(G_PHASE, G_PLAYER, G_LEGAL, G_N_ACTIONS, G_CALLS_ON, G_CALL_MOMENT, G_CALL_SEAT, G_CALL_LEFT) = range(8)
+O_ST = 8
 O_HANDS = O_ST + ST_LEN
-O_HANDS0 = O_HANDS + 4          # the hands as dealt (before a poverty's exchange)
-O_PLAYS = O_HANDS0 + 4
-O_PSEAT = O_PLAYS + 48
-O_TW = O_PSEAT + 48
-O_POWER = O_TW + 12
-O_FCLASS = O_POWER + 48
-O_CMASK = O_FCLASS + 48
+O_PLAYED = O_HANDS + 4          # each seat's cards played so far (mask), for the observation
+O_EYES = O_PLAYED + 4           # eyes each seat has won in tricks so far, for the observation
+O_CMASK = O_EYES + 4
 O_RULES = O_CMASK + 5
-O_RES = O_RULES + R_LEN
+O_TW = O_RULES + R_LEN
+O_PLAYS = O_TW + 12
+O_PSEAT = O_PLAYS + 48
+O_POWER = O_PSEAT + 48
+O_FCLASS = O_POWER + 48
+O_HANDS0 = O_FCLASS + 48        # the hands as dealt (before a poverty's exchange)
+O_RES = O_HANDS0 + 4
 O_ITEMS = O_RES + RES_LEN
 O_DECK = O_ITEMS + 2 * N_ITEMS
 O_GIVEN = O_DECK + 48           # the hands given to Game(hands=...)
 O_CHOICES = O_GIVEN + 4         # each seat's reservation choice, -1 not yet
 O_CALL_LOG = O_CHOICES + 4      # MAX_CALLS x (cards_played, seat, level)
 O_CTL = O_CALL_LOG + 3 * MAX_CALLS
-(G_PHASE, G_PLAYER, G_LEGAL, G_SEED, G_DEAL_ID, G_DEALER, G_ATTEMPT, G_FIXED, G_CALLS_ON,
- G_REPEAT, G_OWE, G_RES_STEP, G_PV_STEP, G_PV_PICKED, G_PV_ASKED, G_PV_PARTNER, G_PV_PASSED,
- G_PV_RETURNED, G_PV_TRUMPS, G_CALL_MOMENT, G_CALL_SEAT, G_CALL_LEFT, G_N_CALLS, G_PLAN,
- G_CONTRACT0, G_DECLARER0, G_COMPULSORY, G_N_ACTIONS) = range(O_CTL, O_CTL + 28)
-G_LEN = O_CTL + 28
+(G_SEED, G_DEAL_ID, G_DEALER, G_ATTEMPT, G_FIXED, G_REPEAT, G_OWE, G_RES_STEP, G_PV_STEP, G_PV_PICKED,
+ G_PV_ASKED, G_PV_PARTNER, G_PV_PASSED, G_PV_RETURNED, G_PV_TRUMPS, G_N_CALLS, G_PLAN, G_CONTRACT0,
+ G_DECLARER0, G_COMPULSORY) = range(O_CTL, O_CTL + 20)
+G_LEN = (O_CTL + 20 + 7) // 8 * 8   # whole cache lines per row
 
 # ---- the observation tensor (float32, OBS_LEN), documented in docs/game.md
 OBS_HAND = 0            # 24: own cards per kind (0, 1, 2)
@@ -123,16 +126,16 @@ OBS_TRICKS_LEFT = OBS_EYES + 4              # 1: tricks still to play / hand siz
 OBS_LEN = OBS_TRICKS_LEFT + 1
 
 
-@kernel
+@inline_kernel
 def kinds_of(mask):
-    """The card kinds (bit t) of a mask of physical cards."""
-    k = np.int64(0)
-    m = mask
-    while m:
-        c = lowest_bit_index(m)
-        m &= m - 1
-        k |= np.int64(1) << (c >> 1)
-    return k
+    """The card kinds (bit t) of a mask of physical cards (bits 2t, 2t+1): the pairs' or,
+    gathered into consecutive bits."""
+    x = (mask | (mask >> 1)) & 0x555555555555
+    x = (x | (x >> 1)) & 0x3333333333333333
+    x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0F
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FF
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFF
+    return (x | (x >> 16)) & 0xFFFFFFFF
 
 
 @kernel
@@ -314,6 +317,9 @@ def game_start(g, rng):
     g[G_ATTEMPT] = 0
     g[G_N_ACTIONS] = 0
     g[G_PLAN] = -1
+    for s in range(4):
+        g[O_PLAYED + s] = 0
+        g[O_EYES + s] = 0
     _deal(g, rng)
     _advance(g)
 
@@ -383,9 +389,14 @@ def game_apply(g, rng, action):
     else:
         legal = legal_mask(st, hands[seat], g[O_PLAYS:O_PLAYS + 48], g[O_FCLASS:O_FCLASS + 48],
                            g[O_CMASK:O_CMASK + 5])
-        play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48], g[O_PSEAT:O_PSEAT + 48],
-                  g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48], g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5],
-                  g[O_RULES:O_RULES + R_LEN])
+        card = play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48],
+                         g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48],
+                         g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
+        g[O_PLAYED + seat] |= np.int64(1) << card
+        n = st[P_NPLAYED]
+        if n & 3 == 0:  # a trick is complete: its eyes to its winner (for the observation)
+            g[O_EYES + g[O_TW + (n >> 2) - 1]] += (EYES[g[O_PLAYS + n - 4]] + EYES[g[O_PLAYS + n - 3]]
+                                                   + EYES[g[O_PLAYS + n - 2]] + EYES[g[O_PLAYS + n - 1]])
     _advance(g)
     return 0
 
@@ -410,58 +421,85 @@ def action_error(g, seat, action):
     return 0
 
 
+@inline_kernel
+def _fill(g, seat, out, compact):
+    """The observation tensor of ``seat`` into ``out``: float32 (compact False), or uint8 with the
+    scaled fields unscaled (compact True: levels, eyes, tricks left as integers)."""
+    st = g[O_ST:O_ST + ST_LEN]
+    for i in range(OBS_LEN):
+        out[i] = 0
+    hand = g[O_HANDS + seat]
+    for t in range(24):
+        out[OBS_HAND + t] = ((hand >> (2 * t)) & 1) + ((hand >> (2 * t + 1)) & 1)
+    for s in range(4):
+        m = g[O_PLAYED + s]
+        for t in range(24):
+            out[OBS_PLAYED + 24 * s + t] = ((m >> (2 * t)) & 1) + ((m >> (2 * t + 1)) & 1)
+    n = st[P_NPLAYED]
+    start = n - (n & 3)
+    for k in range(start, n):
+        out[OBS_TRICK + 24 * (k - start) + (g[O_PLAYS + k] >> 1)] = 1
+    for s in range(4):
+        if compact:
+            out[OBS_EYES + s] = g[O_EYES + s]
+        else:
+            out[OBS_EYES + s] = g[O_EYES + s] / 240.0
+    out[OBS_SEAT + seat] = 1
+    player = g[G_PLAYER]
+    if player >= 0:
+        out[OBS_PLAYER + player] = 1
+    out[OBS_DEALER + st[P_DEALER]] = 1
+    phase = g[G_PHASE]
+    out[OBS_PHASE + phase] = 1
+    if phase >= PH_CALL:
+        out[OBS_LEADER + st[P_LEADER]] = 1
+        for s in range(4):
+            out[OBS_KNOWN_RE + s] = (st[P_KNOWN_RE] >> s) & 1
+            out[OBS_KNOWN_KO + s] = (st[P_KNOWN_KO] >> s) & 1
+        out[OBS_CONTRACT + st[P_CONTRACT]] = 1
+        party = own_party(g, seat)
+        if party >= 0:
+            out[OBS_OWN_PARTY + party] = 1
+        if compact:
+            out[OBS_LEVELS] = st[P_LEVEL_RE]
+            out[OBS_LEVELS + 1] = st[P_LEVEL_KO]
+            out[OBS_TRICKS_LEFT] = st[P_HAND_SIZE] - st[P_TRICK]
+        else:
+            out[OBS_LEVELS] = st[P_LEVEL_RE] / 5.0
+            out[OBS_LEVELS + 1] = st[P_LEVEL_KO] / 5.0
+            out[OBS_TRICKS_LEFT] = (st[P_HAND_SIZE] - st[P_TRICK]) / st[P_HAND_SIZE]
+    if player == seat:
+        legal = g[G_LEGAL]
+        for a in range(N_ACTIONS):
+            out[OBS_LEGAL + a] = (legal >> a) & 1
+
+
 @kernel
 def observation_fill(g, seat, out):
     """The observation tensor of ``seat`` (OBS_* layout) into ``out`` (float32, OBS_LEN)."""
-    st = g[O_ST:O_ST + ST_LEN]
-    for i in range(OBS_LEN):
-        out[i] = 0.0
-    hand = g[O_HANDS + seat]
-    m = hand
-    while m:
-        c = lowest_bit_index(m)
-        m &= m - 1
-        out[OBS_HAND + (c >> 1)] += 1.0
-    n = st[P_NPLAYED]
-    start = n - (n & 3)
-    for k in range(n):
-        c = g[O_PLAYS + k]
-        s = g[O_PSEAT + k]
-        out[OBS_PLAYED + 24 * s + (c >> 1)] += 1.0
-        if k >= start:
-            out[OBS_TRICK + 24 * (k - start) + (c >> 1)] = 1.0
-    for t in range(n >> 2):
-        eyes = 0
-        for j in range(4):
-            eyes += EYES[g[O_PLAYS + 4 * t + j]]
-        out[OBS_EYES + g[O_TW + t]] += eyes / 240.0
-    out[OBS_SEAT + seat] = 1.0
-    if g[G_PLAYER] >= 0:
-        out[OBS_PLAYER + g[G_PLAYER]] = 1.0
-    out[OBS_DEALER + g[G_DEALER]] = 1.0
-    out[OBS_PHASE + g[G_PHASE]] = 1.0
-    if g[G_PHASE] >= PH_CALL:
-        out[OBS_LEADER + st[P_LEADER]] = 1.0
-        for s in range(4):
-            if (st[P_KNOWN_RE] >> s) & 1:
-                out[OBS_KNOWN_RE + s] = 1.0
-            if (st[P_KNOWN_KO] >> s) & 1:
-                out[OBS_KNOWN_KO + s] = 1.0
-        out[OBS_LEVELS] = st[P_LEVEL_RE] / 5.0
-        out[OBS_LEVELS + 1] = st[P_LEVEL_KO] / 5.0
-        out[OBS_CONTRACT + st[P_CONTRACT]] = 1.0
-        party = own_party(g, seat)
-        if party >= 0:
-            out[OBS_OWN_PARTY + party] = 1.0
-        out[OBS_TRICKS_LEFT] = (st[P_HAND_SIZE] - st[P_TRICK]) / st[P_HAND_SIZE]
-    if g[G_PLAYER] == seat:
-        legal = g[G_LEGAL]
-        for a in range(N_ACTIONS):
-            if (legal >> a) & 1:
-                out[OBS_LEGAL + a] = 1.0
+    _fill(g, seat, out, False)
 
 
 @kernel
+def observation_fill_compact(g, seat, out):
+    """The observation of ``seat`` as uint8 (``out``, OBS_LEN): the tensor of ``observation_fill``
+    times ``observation_scale`` (the integers behind the scaled fields: call levels 0-5, eyes
+    0-240, tricks left), so that ``out / observation_divisors(hand_size)`` is that tensor exactly."""
+    _fill(g, seat, out, True)
+
+
+def observation_divisors(hand_size):
+    """The float32 divisors that turn ``observation_fill_compact``'s uint8 values into
+    ``observation_fill``'s tensor: 5 for the call levels, 240 for the eyes, the hand size for the
+    tricks left, 1 elsewhere."""
+    d = np.ones(OBS_LEN, np.float32)
+    d[OBS_LEVELS:OBS_LEVELS + 2] = 5
+    d[OBS_EYES:OBS_EYES + 4] = 240
+    d[OBS_TRICKS_LEFT] = hand_size
+    return d
+
+
+@inline_kernel
 def own_party(g, seat):
     """What ``seat`` knows of its own party once the contract is set: 0 Re, 1 Kontra, -1 not
     yet (a marriage before its clarification, for the seats other than the bride)."""
