@@ -23,7 +23,7 @@ from .deal import (
     reservation_options,
     resolve_reservations,
 )
-from .jit import inline_kernel, kernel
+from .jit import decision_kernel, inline_kernel
 from .layout import (
     H_RE_MASK,
     N_ITEMS,
@@ -138,7 +138,7 @@ def kinds_of(mask):
     return (x | (x >> 16)) & 0xFFFFFFFF
 
 
-@kernel
+@inline_kernel
 def card_of_kind(mask, t):
     """The physical card of kind ``t`` in ``mask`` (the first copy when both are), -1 if none."""
     if (mask >> (2 * t)) & 1:
@@ -148,7 +148,7 @@ def card_of_kind(mask, t):
     return -1
 
 
-@kernel
+@decision_kernel
 def _deal(g, rng):
     """Deal attempt g[G_ATTEMPT] into hands and hands0: the given hands for attempt 0 of a game
     with fixed hands, else the deal loop's deal from (seed, deal_id, attempt); then ask the
@@ -182,7 +182,7 @@ def _deal(g, rng):
     g[G_COMPULSORY] = 0
 
 
-@kernel
+@decision_kernel
 def _start_play(g, contract, declarer, compulsory):
     """Set the deal up for its first card (setup_deal, a poverty's parties, piglets)."""
     st = g[O_ST:O_ST + ST_LEN]
@@ -200,7 +200,7 @@ def _start_play(g, contract, declarer, compulsory):
     g[G_CALL_MOMENT] = -1
 
 
-@kernel
+@decision_kernel
 def _redeal_or_normal(g, rng):
     """A throw-in or a poverty nobody took: the same dealer deals again (the loop's attempt
     + 1), or after MAX_REDEALS the deal is played as it is (normal)."""
@@ -213,7 +213,7 @@ def _redeal_or_normal(g, rng):
         _start_play(g, C_NORMAL, -1, False)
 
 
-@kernel
+@decision_kernel
 def _resolve(g, rng):
     """After the four reservations: the contract (a seat owing a compulsory solo first, as the
     loop's start_deal), then the poverty's exchange, a redeal or the play."""
@@ -242,7 +242,7 @@ def _resolve(g, rng):
         _start_play(g, contract, declarer, False)
 
 
-@kernel
+@decision_kernel
 def _advance(g):
     """Find the next decision: whose it is (G_PLAYER) and its legal actions (G_LEGAL); scores
     the deal once its last card is played."""
@@ -310,7 +310,7 @@ def _advance(g):
                                      g[O_CMASK:O_CMASK + 5]))
 
 
-@kernel
+@decision_kernel
 def game_start(g, rng):
     """Deal (g's G_SEED, G_DEAL_ID, G_DEALER, G_FIXED and the given hands, the rules at O_RULES)
     and stop at the first decision."""
@@ -324,7 +324,7 @@ def game_start(g, rng):
     _advance(g)
 
 
-@kernel
+@decision_kernel
 def game_apply(g, rng, action):
     """Apply ``action`` of the player to act and stop at the next decision; returns 0, or 1 when
     the action is not legal now (nothing changes then)."""
@@ -401,7 +401,7 @@ def game_apply(g, rng, action):
     return 0
 
 
-@kernel
+@decision_kernel
 def action_error(g, seat, action):
     """The GAME_RECORD.md error kind (layout.E_*) of ``seat`` playing the card kind or making
     the call ``action`` now, by the rules' own checks (card_error, call_error)."""
@@ -421,20 +421,53 @@ def action_error(g, seat, action):
     return 0
 
 
+def _spread_tables():
+    """Per byte b of a mask: the 4 card-kind counts of its 4 bit pairs, and its 8 bits, as float32
+    and as uint8 (the observation written a byte of a mask at a time)."""
+    b = np.arange(256)
+    pairs = np.stack([((b >> (2 * q)) & 1) + ((b >> (2 * q + 1)) & 1) for q in range(4)], axis=1)
+    bits = np.stack([(b >> q) & 1 for q in range(8)], axis=1)
+    return pairs.astype(np.float32), pairs.astype(np.uint8), bits.astype(np.float32), bits.astype(np.uint8)
+
+
+PAIRS_F32, PAIRS_U8, BITS_F32, BITS_U8 = _spread_tables()
+
+
+@inline_kernel
+def _kind_counts(out, base, mask, table):
+    """out[base + t] = the copies of card kind t (0..23) in ``mask``, via ``table`` (PAIRS_*)."""
+    for j in range(6):
+        b = (mask >> (8 * j)) & 255
+        for q in range(4):
+            out[base + 4 * j + q] = table[b, q]
+
+
+@inline_kernel
+def _bits_out(out, base, mask, table):
+    """out[base + a] = bit a of ``mask`` for a < N_ACTIONS, via ``table`` (BITS_*)."""
+    for j in range(N_ACTIONS // 8):
+        b = (mask >> (8 * j)) & 255
+        for q in range(8):
+            out[base + 8 * j + q] = table[b, q]
+    for a in range(N_ACTIONS // 8 * 8, N_ACTIONS):
+        out[base + a] = (mask >> a) & 1
+
+
 @inline_kernel
 def _fill(g, seat, out, compact):
     """The observation tensor of ``seat`` into ``out``: float32 (compact False), or uint8 with the
     scaled fields unscaled (compact True: levels, eyes, tricks left as integers)."""
     st = g[O_ST:O_ST + ST_LEN]
-    for i in range(OBS_LEN):
+    for i in range(OBS_TRICK, OBS_LEN):  # the counts before OBS_TRICK are all written below
         out[i] = 0
-    hand = g[O_HANDS + seat]
-    for t in range(24):
-        out[OBS_HAND + t] = ((hand >> (2 * t)) & 1) + ((hand >> (2 * t + 1)) & 1)
-    for s in range(4):
-        m = g[O_PLAYED + s]
-        for t in range(24):
-            out[OBS_PLAYED + 24 * s + t] = ((m >> (2 * t)) & 1) + ((m >> (2 * t + 1)) & 1)
+    if compact:
+        _kind_counts(out, OBS_HAND, g[O_HANDS + seat], PAIRS_U8)
+        for s in range(4):
+            _kind_counts(out, OBS_PLAYED + 24 * s, g[O_PLAYED + s], PAIRS_U8)
+    else:
+        _kind_counts(out, OBS_HAND, g[O_HANDS + seat], PAIRS_F32)
+        for s in range(4):
+            _kind_counts(out, OBS_PLAYED + 24 * s, g[O_PLAYED + s], PAIRS_F32)
     n = st[P_NPLAYED]
     start = n - (n & 3)
     for k in range(start, n):
@@ -469,18 +502,19 @@ def _fill(g, seat, out, compact):
             out[OBS_LEVELS + 1] = st[P_LEVEL_KO] / 5.0
             out[OBS_TRICKS_LEFT] = (st[P_HAND_SIZE] - st[P_TRICK]) / st[P_HAND_SIZE]
     if player == seat:
-        legal = g[G_LEGAL]
-        for a in range(N_ACTIONS):
-            out[OBS_LEGAL + a] = (legal >> a) & 1
+        if compact:
+            _bits_out(out, OBS_LEGAL, g[G_LEGAL], BITS_U8)
+        else:
+            _bits_out(out, OBS_LEGAL, g[G_LEGAL], BITS_F32)
 
 
-@kernel
+@decision_kernel
 def observation_fill(g, seat, out):
     """The observation tensor of ``seat`` (OBS_* layout) into ``out`` (float32, OBS_LEN)."""
     _fill(g, seat, out, False)
 
 
-@kernel
+@decision_kernel
 def observation_fill_compact(g, seat, out):
     """The observation of ``seat`` as uint8 (``out``, OBS_LEN): the tensor of ``observation_fill``
     times ``observation_scale`` (the integers behind the scaled fields: call levels 0-5, eyes

@@ -31,11 +31,13 @@ from .game_state import (
     O_ST,
     OBS_LEN,
     PH_TERMINAL,
+    BITS_U8,
+    _bits_out,
     _fill,
     game_apply,
     game_start,
 )
-from .jit import inline_kernel, parallel_kernel
+from .jit import decision_kernel, inline_kernel, parallel_kernel
 from .layout import P_NPLAYED, RES_SCORE
 from .rng import below, seed_stream
 
@@ -43,6 +45,7 @@ OUT_OBS_FLOAT = 1   # mode bits: the float32 observation
 OUT_OBS_U8 = 2      # the uint8 observation (observation_fill_compact's)
 OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
+BLOCK = 256         # rows per task of the prange
 HOT_LINES = 7       # the cache lines at the start of a row every step reads (layout of game_state)
 RANDOM_ATTEMPT = 1 << 40  # random_actions' streams: (seed, row, this), never a deal's attempt
 
@@ -59,27 +62,17 @@ def _outputs(g, i, bits, players, obs_f, obs_u, legal, mode):
     elif mode & OUT_OBS_U8:
         _fill(g, player, obs_u[i], True)
     if mode & OUT_MASK:
-        for a in range(N_ACTIONS):
-            legal[i, a] = (m >> a) & 1
+        _bits_out(legal[i], 0, m, BITS_U8)
 
 
-@parallel_kernel
-def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
-                mode):
-    """Apply actions[i] in row i and stop at its next decision; returns -1, or the first row whose
-    action is not legal (bits[i], the legal actions as bits) and then changes nothing.
-
-    After the step: rewards[i] the scores of a deal that ended (zeros elsewhere), done[i] 1
-    for those rows, which already show their next deal; bits[i] and players[i] the legal
-    actions and the seat to act; and as ``mode`` asks, obs_f[i] / obs_u[i] the observation of
-    that seat and legal[i] the mask (arrays not asked for are not touched and may be empty)."""
+@decision_kernel
+def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh, mode,
+               lo, hi):
+    """vector_step for rows lo .. hi-1 (compiled without reference counting: the row views cost
+    nothing)."""
     n = G.shape[0]
-    for i in range(n):
-        a = actions[i]
-        if a < 0 or a >= N_ACTIONS or not (bits[i] >> a) & 1:
-            return i
     stride = G.shape[1]
-    for i in prange(n):
+    for i in range(lo, hi):
         if i + AHEAD < n:
             ahead = (i + AHEAD) * stride
             for line in range(HOT_LINES):
@@ -97,7 +90,8 @@ def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, ob
             done[i] = 1
             episodes[i] += 1
             deal_id = first + episodes[i] * n + i
-            g[:] = fresh  # a clean state, then the next deal, as a new Game would start it
+            for k in range(g.shape[0]):  # a clean state, then the next deal, as a new Game would start it
+                g[k] = fresh[k]
             g[G_DEAL_ID] = deal_id
             g[G_DEALER] = deal_id % 4
             game_start(g, R[i])
@@ -106,23 +100,48 @@ def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, ob
                 rewards[i, s] = 0
             done[i] = 0
         _outputs(g, i, bits, players, obs_f, obs_u, legal, mode)
+
+
+@parallel_kernel
+def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
+                mode):
+    """Apply actions[i] in row i and stop at its next decision; returns -1, or the first row whose
+    action is not legal (bits[i], the legal actions as bits) and then changes nothing.
+
+    After the step: rewards[i] the scores of a deal that ended (zeros elsewhere), done[i] 1
+    for those rows, which already show their next deal; bits[i] and players[i] the legal
+    actions and the seat to act; and as ``mode`` asks, obs_f[i] / obs_u[i] the observation of
+    that seat and legal[i] the mask (arrays not asked for are not touched and may be empty).
+    The rows go in blocks of BLOCK to the threads."""
+    n = G.shape[0]
+    for i in range(n):
+        a = actions[i]
+        if a < 0 or a >= N_ACTIONS or not (bits[i] >> a) & 1:
+            return i
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
+                   mode, b * BLOCK, min(n, (b + 1) * BLOCK))
     return -1
+
+
+@decision_kernel
+def _reset_rows(G, R, bits, players, obs_f, obs_u, legal, mode, lo, hi):
+    for i in range(lo, hi):
+        game_start(G[i], R[i])
+        _outputs(G[i], i, bits, players, obs_f, obs_u, legal, mode)
 
 
 @parallel_kernel
 def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode):
     """Deal every row (its G_SEED, G_DEAL_ID, G_DEALER set) and write its outputs as ``mode`` asks."""
     n = G.shape[0]
-    for i in prange(n):
-        game_start(G[i], R[i])
-        _outputs(G[i], i, bits, players, obs_f, obs_u, legal, mode)
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _reset_rows(G, R, bits, players, obs_f, obs_u, legal, mode, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
-@parallel_kernel
-def vector_observe(G, rows, obs_f, obs_u, compact):
-    """The observation of the player to act in each row of ``rows`` (indices into G), into
-    obs_f[k] (float32) or, with ``compact``, obs_u[k] (uint8) for the k-th of them."""
-    for k in prange(rows.shape[0]):
+@decision_kernel
+def _observe_rows(G, rows, obs_f, obs_u, compact, lo, hi):
+    for k in range(lo, hi):
         g = G[rows[k]]
         if compact:
             _fill(g, g[G_PLAYER], obs_u[k], True)
@@ -131,12 +150,28 @@ def vector_observe(G, rows, obs_f, obs_u, compact):
 
 
 @parallel_kernel
+def vector_observe(G, rows, obs_f, obs_u, compact):
+    """The observation of the player to act in each row of ``rows`` (indices into G), into
+    obs_f[k] (float32) or, with ``compact``, obs_u[k] (uint8) for the k-th of them."""
+    n = rows.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _observe_rows(G, rows, obs_f, obs_u, compact, b * BLOCK, min(n, (b + 1) * BLOCK))
+
+
+@decision_kernel
+def _random_rows(bits, streams, out, lo, hi):
+    for i in range(lo, hi):
+        m = bits[i]
+        out[i] = nth_set_bit(m, below(streams[i], popcount(m)))
+
+
+@parallel_kernel
 def random_actions(bits, streams, out):
     """A uniformly random legal action per row (bits[i], the legal actions as bits) into out[i],
     drawn from row i's own stream ``streams[i]``."""
-    for i in prange(bits.shape[0]):
-        m = bits[i]
-        out[i] = nth_set_bit(m, below(streams[i], popcount(m)))
+    n = bits.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _random_rows(bits, streams, out, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @parallel_kernel
