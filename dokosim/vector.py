@@ -66,7 +66,8 @@ class VectorGame:
         fresh[gs.G_SEED] = self.seed
         fresh[gs.G_CALLS_ON] = 1 if calls else 0
         self._fresh = fresh
-        G = np.tile(fresh, (self.n, 1))
+        G = _aligned_rows(self.n, gs.G_LEN)
+        G[:] = fresh
         deal_ids = self.first_deal_id + np.arange(self.n, dtype=np.int64)
         G[:, gs.G_DEAL_ID] = deal_ids
         G[:, gs.G_DEALER] = deal_ids % 4
@@ -160,6 +161,14 @@ class VectorGame:
 
     def _empty(self):
         return np.zeros((0, OBSERVATION_LEN), np.float32), np.zeros((0, OBSERVATION_LEN), np.uint8)
+
+
+def _aligned_rows(n: int, width: int) -> np.ndarray:
+    """An int64 (n x width) array whose rows start on 64-byte cache lines (width a multiple of 8):
+    the game state's layout puts each step's fields on a row's first lines."""
+    buf = np.zeros(n * width + 8, np.int64)
+    skip = (-buf.ctypes.data % 64) // 8
+    return buf[skip:skip + n * width].reshape(n, width)
 
 
 __all__ = ["VectorGame", "OBSERVATION_LEN", "N_ACTIONS"]

@@ -14,7 +14,7 @@ Action ids (one fixed space, ``N_ACTIONS``; the legal ones are bits of ``g[G_LEG
 """
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, N_CONTRACTS
+from ..cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, FOLLOW_CLASS, N_CONTRACTS, POWER
 from .bits import lowest_bit_index, popcount
 from .deal import (
     NORMAL_TRUMPS,
@@ -26,6 +26,7 @@ from .deal import (
 from .jit import decision_kernel, inline_kernel
 from .layout import (
     H_RE_MASK,
+    H_TABLES,
     N_ITEMS,
     P_CLARIFIED,
     P_CONTRACT,
@@ -38,6 +39,7 @@ from .layout import (
     P_LEVEL_RE,
     P_NPLAYED,
     P_POVERTY_SEAT,
+    P_SCHEME,
     P_TRICK,
     P_TURN,
     PUBLIC_LEN,
@@ -81,15 +83,16 @@ MAX_CALLS = 16         # a deal has at most 10 calls (each raises a side's level
 
 # ---- the layout of g: what every step reads first (the stepping fields, the state, the hands, the
 # cards so far), so that a VectorGame row's step touches few cache lines; the rest after
-(G_PHASE, G_PLAYER, G_LEGAL, G_N_ACTIONS, G_CALLS_ON, G_CALL_MOMENT, G_CALL_SEAT, G_CALL_LEFT) = range(8)
-O_ST = 8
+(G_PHASE, G_PLAYER, G_LEGAL, G_N_ACTIONS, G_CALLS_ON, G_CALL_MOMENT, G_CALL_SEAT, G_CALL_LEFT, G_REPEAT,
+ G_N_CALLS, G_RES_STEP, G_PV_STEP) = range(12)
+O_ST = 12
 O_HANDS = O_ST + ST_LEN
 O_PLAYED = O_HANDS + 4          # each seat's cards played so far (mask), for the observation
 O_EYES = O_PLAYED + 4           # eyes each seat has won in tricks so far, for the observation
 O_CMASK = O_EYES + 4
 O_RULES = O_CMASK + 5
 O_TW = O_RULES + R_LEN
-O_PLAYS = O_TW + 12
+O_PLAYS = (O_TW + 12 + 7) // 8 * 8   # on a cache line's start, so that no trick's cards straddle two
 O_PSEAT = O_PLAYS + 48
 O_POWER = O_PSEAT + 48
 O_FCLASS = O_POWER + 48
@@ -101,10 +104,9 @@ O_GIVEN = O_DECK + 48           # the hands given to Game(hands=...)
 O_CHOICES = O_GIVEN + 4         # each seat's reservation choice, -1 not yet
 O_CALL_LOG = O_CHOICES + 4      # MAX_CALLS x (cards_played, seat, level)
 O_CTL = O_CALL_LOG + 3 * MAX_CALLS
-(G_SEED, G_DEAL_ID, G_DEALER, G_ATTEMPT, G_FIXED, G_REPEAT, G_OWE, G_RES_STEP, G_PV_STEP, G_PV_PICKED,
- G_PV_ASKED, G_PV_PARTNER, G_PV_PASSED, G_PV_RETURNED, G_PV_TRUMPS, G_N_CALLS, G_PLAN, G_CONTRACT0,
- G_DECLARER0, G_COMPULSORY) = range(O_CTL, O_CTL + 20)
-G_LEN = (O_CTL + 20 + 7) // 8 * 8   # whole cache lines per row
+(G_SEED, G_DEAL_ID, G_DEALER, G_ATTEMPT, G_FIXED, G_OWE, G_PV_PICKED, G_PV_ASKED, G_PV_PARTNER, G_PV_PASSED,
+ G_PV_RETURNED, G_PV_TRUMPS, G_PLAN, G_CONTRACT0, G_DECLARER0, G_COMPULSORY) = range(O_CTL, O_CTL + 16)
+G_LEN = (O_CTL + 16 + 7) // 8 * 8   # whole cache lines per row
 
 # ---- the observation tensor (float32, OBS_LEN), documented in docs/game.md
 OBS_HAND = 0            # 24: own cards per kind (0, 1, 2)
@@ -242,7 +244,7 @@ def _resolve(g, rng):
         _start_play(g, contract, declarer, False)
 
 
-@decision_kernel
+@inline_kernel
 def _advance(g):
     """Find the next decision: whose it is (G_PLAYER) and its legal actions (G_LEGAL); scores
     the deal once its last card is played."""
@@ -328,6 +330,12 @@ def game_start(g, rng):
 def game_apply(g, rng, action):
     """Apply ``action`` of the player to act and stop at the next decision; returns 0, or 1 when
     the action is not legal now (nothing changes then)."""
+    return apply_action(g, rng, action)
+
+
+@inline_kernel
+def apply_action(g, rng, action):
+    """game_apply's body, inlined where a kernel steps many games (VectorGame)."""
     if action < 0 or action >= N_ACTIONS or not (g[G_LEGAL] >> action) & 1:
         return 1
     st = g[O_ST:O_ST + ST_LEN]
@@ -389,9 +397,16 @@ def game_apply(g, rng, action):
     else:
         legal = legal_mask(st, hands[seat], g[O_PLAYS:O_PLAYS + 48], g[O_FCLASS:O_FCLASS + 48],
                            g[O_CMASK:O_CMASK + 5])
-        card = play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48],
-                         g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48],
-                         g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
+        scheme = st[P_SCHEME]
+        if st[H_TABLES] == scheme + 1:  # the deal's tables are its scheme's own: read the shared copy,
+            # which stays in the cache (a VectorGame row's copy is far from its other hot fields)
+            card = play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48],
+                             g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], POWER[scheme],
+                             FOLLOW_CLASS[scheme], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
+        else:  # altered (piglets)
+            card = play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48],
+                             g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48],
+                             g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
         g[O_PLAYED + seat] |= np.int64(1) << card
         n = st[P_NPLAYED]
         if n & 3 == 0:  # a trick is complete: its eyes to its winner (for the observation)

@@ -34,7 +34,7 @@ from .game_state import (
     BITS_U8,
     _bits_out,
     _fill,
-    game_apply,
+    apply_action,
     game_start,
 )
 from .jit import decision_kernel, inline_kernel, parallel_kernel
@@ -46,7 +46,7 @@ OUT_OBS_U8 = 2      # the uint8 observation (observation_fill_compact's)
 OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
 BLOCK = 256         # rows per task of the prange
-HOT_LINES = 7       # the cache lines at the start of a row every step reads (layout of game_state)
+HOT_LINES = 9       # the cache lines at the start of a row every step reads (layout of game_state)
 RANDOM_ATTEMPT = 1 << 40  # random_actions' streams: (seed, row, this), never a deal's attempt
 
 
@@ -83,7 +83,7 @@ def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs
                 prefetch(G, (i + 1) * stride + O_PLAYS + nxt)
                 prefetch(G, (i + 1) * stride + O_PSEAT + nxt)
         g = G[i]
-        game_apply(g, R[i], actions[i])
+        apply_action(g, R[i], actions[i])
         if g[G_PHASE] == PH_TERMINAL:
             for s in range(4):
                 rewards[i, s] = g[O_RES + RES_SCORE + s]
