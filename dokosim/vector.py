@@ -8,6 +8,10 @@ is dealt its next deal at once (auto-reset); row i's k-th deal is deal id
 """
 from __future__ import annotations
 
+import os
+import threading
+
+import numba
 import numpy as np
 
 from .engine import game_state as gs
@@ -17,6 +21,62 @@ from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError
 from .rules import Rules, rules_from_object
 
 OBSERVATIONS = ("float32", "uint8", None)
+MIN_BLOCK = 64  # rows a thread takes at a time, at least
+
+
+class _Pool:
+    """Threads that call a kernel at the same time: ``run(fn, k)`` calls ``fn()`` in this thread and
+    in k - 1 worker threads (started at the first need, then waiting on an event) and returns when
+    every call has returned. The kernels release the GIL and share out their work themselves."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+        self._go: list[threading.Event] = []
+        self._done = threading.Semaphore(0)
+        self._fn = None
+        self._error = None
+
+    def _work(self, go: threading.Event) -> None:
+        while True:
+            go.wait()
+            go.clear()
+            try:
+                self._fn()
+            except BaseException as exc:  # handed to run's caller
+                self._error = exc
+            finally:
+                self._done.release()
+
+    def run(self, fn, k: int) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # a forked child has none of the parent's threads
+                self.__init__()
+            while len(self._go) < k - 1:
+                go = threading.Event()
+                threading.Thread(target=self._work, args=(go,), daemon=True, name="dokosim-vector").start()
+                self._go.append(go)
+            self._fn, self._error = fn, None
+            for go in self._go[:k - 1]:
+                go.set()
+            try:
+                fn()
+            finally:
+                interrupted = None
+                for _ in range(k - 1):  # the workers are running the kernel: wait for all of them
+                    while True:
+                        try:
+                            self._done.acquire()
+                            break
+                        except KeyboardInterrupt as exc:
+                            interrupted = exc
+                if interrupted is not None:
+                    raise interrupted
+            if self._error is not None:
+                raise self._error
+
+
+_POOL = _Pool()
 LEGAL_FORMS = ("mask", "bits")
 
 
@@ -83,10 +143,11 @@ class VectorGame:
         self.legal = self._mask if legal == "mask" else self.legal_bits
         self.divisors = gs.observation_divisors(self.rules.hand_size)
         self._streams = None
+        self._blocks = np.zeros(1, np.int64)
         from .kernels import ensure_loop
         self._step = ensure_loop(vg.vector_step, "the batched game")
-        vg.vector_reset(self._G, self._R, self.legal_bits, self.player, self._obs_f, self._obs_u, self._mask,
-                        self._mode)
+        self._parallel(vg.vector_reset, (self._G, self._R, self.legal_bits, self.player, self._obs_f, self._obs_u,
+                                         self._mask, self._mode), self.n)
 
     def step(self, actions) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
         """Apply ``actions[i]`` (an action id) in row i; (obs, legal, rewards, done). GameError
@@ -95,10 +156,12 @@ class VectorGame:
             actions = np.ascontiguousarray(actions, dtype=np.int64)
         if actions.shape != (self.n,):
             raise GameError(f"actions must be {self.n} action ids (one per row), got shape {actions.shape}")
-        bad = self._step(self._G, self._R, actions, self.legal_bits, self.player, self.rewards, self._done,
-                         self._episodes, self._obs_f, self._obs_u, self._mask, self.first_deal_id, self._fresh,
-                         self._mode)
-        if bad >= 0:
+        bad = vg.vector_check(actions, self.legal_bits)
+        if bad < 0:
+            self._parallel(self._step, (self._G, self._R, actions, self.legal_bits, self.player, self.rewards,
+                                        self._done, self._episodes, self._obs_f, self._obs_u, self._mask,
+                                        self.first_deal_id, self._fresh, self._mode), self.n)
+        else:
             a = int(actions[bad])
             name = ACTION_NAMES[a] if 0 <= a < N_ACTIONS else repr(a)
             bits = int(self.legal_bits[bad])
@@ -125,7 +188,8 @@ class VectorGame:
             raise GameError(f"out must be a C-contiguous {dtype} array of shape {shape}")
         empty_f, empty_u = self._empty()
         compact = dtype == np.uint8
-        vg.vector_observe(self._G, rows, empty_f if compact else out, out if compact else empty_u, compact)
+        self._parallel(vg.vector_observe, (self._G, rows, empty_f if compact else out, out if compact else empty_u,
+                                           compact), rows.size)
         return out
 
     def expand(self, obs: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -158,6 +222,18 @@ class VectorGame:
     def deal_ids(self) -> np.ndarray:
         """The deal id each row is playing now."""
         return self._G[:, gs.G_DEAL_ID].copy()
+
+    def _parallel(self, kernel, args, n: int) -> None:
+        """``kernel(*args, blocks, block)`` on numba's thread count (numba.set_num_threads): each
+        thread takes blocks of rows until none is left."""
+        threads = numba.get_num_threads()
+        block = max(MIN_BLOCK, -(-n // (4 * threads)))
+        k = min(threads, -(-n // block))
+        self._blocks[0] = 0
+        if k <= 1:
+            kernel(*args, self._blocks, block)
+        else:
+            _POOL.run(lambda: kernel(*args, self._blocks, block), k)
 
     def _empty(self):
         return np.zeros((0, OBSERVATION_LEN), np.float32), np.zeros((0, OBSERVATION_LEN), np.uint8)

@@ -88,3 +88,16 @@ def prefetch(typingctx, arr, index):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def atomic_add(typingctx, arr, index, value):
+    """Add ``value`` to the int64 ``arr[index]`` atomically (whatever thread does the same at the
+    same time); returns the value before."""
+    sig = types.int64(arr, types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", builder.gep(ary.data, [args[1]]), args[2], "seq_cst")
+
+    return sig, codegen

@@ -409,8 +409,8 @@ def apply_action(g, rng, action):
                              g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
         g[O_PLAYED + seat] |= np.int64(1) << card
         n = st[P_NPLAYED]
-        if n & 3 == 0:  # a trick is complete: its eyes to its winner (for the observation)
-            g[O_EYES + g[O_TW + (n >> 2) - 1]] += (EYES[g[O_PLAYS + n - 4]] + EYES[g[O_PLAYS + n - 3]]
+        if n & 3 == 0:  # a trick is complete: its eyes to its winner, who leads next (for the observation)
+            g[O_EYES + st[P_LEADER]] += (EYES[g[O_PLAYS + n - 4]] + EYES[g[O_PLAYS + n - 3]]
                                                    + EYES[g[O_PLAYS + n - 2]] + EYES[g[O_PLAYS + n - 1]])
     _advance(g)
     return 0

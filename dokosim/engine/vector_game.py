@@ -1,23 +1,27 @@
-"""Kernels behind ``dokosim.VectorGame``: n deals stepped at once, one ``prange`` over the rows.
+"""Kernels behind ``dokosim.VectorGame``: n deals stepped at once, the rows in blocks over threads.
 
 Each row ``G[i]`` is one deal's state in the layout of ``game_state`` (the ``g`` of a
 ``dokosim.Game``) and ``R[i]`` its random stream; the kernels call the same ``game_start``,
-``game_apply`` and observation fill a ``Game`` calls, so a row plays exactly the deal a
-``Game`` of the same (seed, deal_id) plays with the same actions. A row whose deal ends is dealt
-its next deal at once (auto-reset): row i's k-th deal is deal id ``first + k * n + i``, so every
-deal depends only on (seed, deal_id) and not on the thread count.
+``game_apply`` (its inlined body ``apply_action``) and observation fill a ``Game`` calls, so a
+row plays exactly the deal a ``Game`` of the same (seed, deal_id) plays with the same actions.
+A row whose deal ends is dealt its next deal at once (auto-reset): row i's k-th deal is deal
+id ``first + k * n + i``, so every deal depends only on (seed, deal_id) and not on the thread
+count.
 
-One call of ``vector_step`` is the whole step: the actions checked (none applied unless all
-are legal), applied, the next decision found, and only the outputs asked for written
+A step is ``vector_check`` (no row changes unless every action is legal), then
+``vector_step`` called by each thread of ``dokosim.vector``'s pool at once: the threads take
+blocks of rows from a shared counter until none is left (a thread the machine holds back
+delays one block, and nobody spins waiting for it). Only the outputs asked for are written
 (``mode``): the observation of the player to act as float32 or as uint8 (``OUT_OBS_*``), the
 legal actions as an int8 mask (``OUT_MASK``); the legal actions as bits, the players, rewards
-and done flags always. The rows' states are large (``G_LEN`` int64) and a step touches each
+and done flags always. A row's state is large (``G_LEN`` int64) and a step touches each row
 once, so the step asks the cache for a row's first lines a few rows ahead (``prefetch``).
+The kernels are compiled without reference counting (``decision_kernel``): they allocate
+nothing, and the row views cost nothing.
 """
 import numpy as np
-from numba import prange
 
-from .bits import nth_set_bit, popcount, prefetch
+from .bits import atomic_add, nth_set_bit, popcount, prefetch
 from .game_state import (
     G_DEAL_ID,
     G_DEALER,
@@ -37,7 +41,7 @@ from .game_state import (
     apply_action,
     game_start,
 )
-from .jit import decision_kernel, inline_kernel, parallel_kernel
+from .jit import decision_kernel, inline_kernel
 from .layout import P_NPLAYED, RES_SCORE
 from .rng import below, seed_stream
 
@@ -45,7 +49,7 @@ OUT_OBS_FLOAT = 1   # mode bits: the float32 observation
 OUT_OBS_U8 = 2      # the uint8 observation (observation_fill_compact's)
 OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
-BLOCK = 256         # rows per task of the prange
+BLOCK = 512         # rows per block a thread takes
 HOT_LINES = 9       # the cache lines at the start of a row every step reads (layout of game_state)
 RANDOM_ATTEMPT = 1 << 40  # random_actions' streams: (seed, row, this), never a deal's attempt
 
@@ -65,11 +69,10 @@ def _outputs(g, i, bits, players, obs_f, obs_u, legal, mode):
         _bits_out(legal[i], 0, m, BITS_U8)
 
 
-@decision_kernel
+@inline_kernel
 def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh, mode,
                lo, hi):
-    """vector_step for rows lo .. hi-1 (compiled without reference counting: the row views cost
-    nothing)."""
+    """The step of rows lo .. hi-1 (vector_step)."""
     n = G.shape[0]
     stride = G.shape[1]
     for i in range(lo, hi):
@@ -77,6 +80,12 @@ def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs
             ahead = (i + AHEAD) * stride
             for line in range(HOT_LINES):
                 prefetch(G, ahead + 8 * line)
+            if mode & OUT_OBS_FLOAT:  # the output rows too: their lines are written whole
+                for k in range(0, OBS_LEN, 16):
+                    prefetch(obs_f, (i + AHEAD) * OBS_LEN + k)
+            elif mode & OUT_OBS_U8:
+                for k in range(0, OBS_LEN, 64):
+                    prefetch(obs_u, (i + AHEAD) * OBS_LEN + k)
         if i + 1 < n:  # the next row's state is in the cache by now: its next card's places too
             nxt = G[i + 1, O_ST + P_NPLAYED] & 63
             if nxt < 48:
@@ -102,82 +111,82 @@ def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs
         _outputs(g, i, bits, players, obs_f, obs_u, legal, mode)
 
 
-@parallel_kernel
-def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
-                mode):
-    """Apply actions[i] in row i and stop at its next decision; returns -1, or the first row whose
-    action is not legal (bits[i], the legal actions as bits) and then changes nothing.
-
-    After the step: rewards[i] the scores of a deal that ended (zeros elsewhere), done[i] 1
-    for those rows, which already show their next deal; bits[i] and players[i] the legal
-    actions and the seat to act; and as ``mode`` asks, obs_f[i] / obs_u[i] the observation of
-    that seat and legal[i] the mask (arrays not asked for are not touched and may be empty).
-    The rows go in blocks of BLOCK to the threads."""
-    n = G.shape[0]
-    for i in range(n):
+@decision_kernel
+def vector_check(actions, bits):
+    """The first row whose action is not legal (bits[i], its legal actions as bits), -1 if none."""
+    for i in range(actions.shape[0]):
         a = actions[i]
         if a < 0 or a >= N_ACTIONS or not (bits[i] >> a) & 1:
             return i
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
-                   mode, b * BLOCK, min(n, (b + 1) * BLOCK))
     return -1
 
 
 @decision_kernel
-def _reset_rows(G, R, bits, players, obs_f, obs_u, legal, mode, lo, hi):
-    for i in range(lo, hi):
-        game_start(G[i], R[i])
-        _outputs(G[i], i, bits, players, obs_f, obs_u, legal, mode)
+def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh, mode,
+                blocks, block):
+    """Apply actions[i] in row i (checked by vector_check) and stop at its next decision, for the
+    blocks of ``block`` rows this thread takes: each thread that calls it at the same time takes
+    the next block number from ``blocks[0]`` until none is left, so a thread the machine holds
+    back delays one block, not half the rows.
 
-
-@parallel_kernel
-def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode):
-    """Deal every row (its G_SEED, G_DEAL_ID, G_DEALER set) and write its outputs as ``mode`` asks."""
+    After the step: rewards[i] the scores of a deal that ended (zeros elsewhere), done[i] 1
+    for those rows, which already show their next deal; bits[i] and players[i] the legal
+    actions and the seat to act; and as ``mode`` asks, obs_f[i] / obs_u[i] the observation of
+    that seat and legal[i] the mask (arrays not asked for are not touched and may be empty)."""
     n = G.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        _reset_rows(G, R, bits, players, obs_f, obs_u, legal, mode, b * BLOCK, min(n, (b + 1) * BLOCK))
+    while True:
+        lo = atomic_add(blocks, 0, 1) * block
+        if lo >= n:
+            return
+        _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
+                   mode, lo, min(n, lo + block))
 
 
 @decision_kernel
-def _observe_rows(G, rows, obs_f, obs_u, compact, lo, hi):
-    for k in range(lo, hi):
-        g = G[rows[k]]
-        if compact:
-            _fill(g, g[G_PLAYER], obs_u[k], True)
-        else:
-            _fill(g, g[G_PLAYER], obs_f[k], False)
+def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode, blocks, block):
+    """Deal every row (its G_SEED, G_DEAL_ID, G_DEALER set) and write its outputs as ``mode`` asks
+    (blocks taken as in vector_step)."""
+    n = G.shape[0]
+    while True:
+        lo = atomic_add(blocks, 0, 1) * block
+        if lo >= n:
+            return
+        for i in range(lo, min(n, lo + block)):
+            game_start(G[i], R[i])
+            _outputs(G[i], i, bits, players, obs_f, obs_u, legal, mode)
 
 
-@parallel_kernel
-def vector_observe(G, rows, obs_f, obs_u, compact):
+@decision_kernel
+def vector_observe(G, rows, obs_f, obs_u, compact, blocks, block):
     """The observation of the player to act in each row of ``rows`` (indices into G), into
-    obs_f[k] (float32) or, with ``compact``, obs_u[k] (uint8) for the k-th of them."""
+    obs_f[k] (float32) or, with ``compact``, obs_u[k] (uint8) for the k-th of them (blocks taken
+    as in vector_step)."""
     n = rows.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        _observe_rows(G, rows, obs_f, obs_u, compact, b * BLOCK, min(n, (b + 1) * BLOCK))
+    while True:
+        lo = atomic_add(blocks, 0, 1) * block
+        if lo >= n:
+            return
+        for k in range(lo, min(n, lo + block)):
+            g = G[rows[k]]
+            if compact:
+                _fill(g, g[G_PLAYER], obs_u[k], True)
+            else:
+                _fill(g, g[G_PLAYER], obs_f[k], False)
 
 
 @decision_kernel
-def _random_rows(bits, streams, out, lo, hi):
-    for i in range(lo, hi):
+def random_actions(bits, streams, out):
+    """A uniformly random legal action per row (bits[i], the legal actions as bits) into out[i],
+    drawn from row i's own stream ``streams[i]``."""
+    for i in range(bits.shape[0]):
         m = bits[i]
         out[i] = nth_set_bit(m, below(streams[i], popcount(m)))
 
 
-@parallel_kernel
-def random_actions(bits, streams, out):
-    """A uniformly random legal action per row (bits[i], the legal actions as bits) into out[i],
-    drawn from row i's own stream ``streams[i]``."""
-    n = bits.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        _random_rows(bits, streams, out, b * BLOCK, min(n, (b + 1) * BLOCK))
-
-
-@parallel_kernel
+@decision_kernel
 def seed_random_streams(streams, seed):
     """Row i's stream for random_actions: (seed, i, RANDOM_ATTEMPT), no deal's stream."""
-    for i in prange(streams.shape[0]):
+    for i in range(streams.shape[0]):
         seed_stream(streams[i], seed, i, RANDOM_ATTEMPT)
 
 
