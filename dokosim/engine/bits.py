@@ -101,3 +101,49 @@ def atomic_add(typingctx, arr, index, value):
         return builder.atomic_rmw("add", builder.gep(ary.data, [args[1]]), args[2], "seq_cst")
 
     return sig, codegen
+
+
+@intrinsic
+def store_u64(typingctx, arr, index, value):
+    """Store the int64 ``value`` as 8 bytes (little-endian, unaligned) at byte ``index`` of the
+    1-byte-per-element array ``arr`` (uint8 or int8); ``index + 8`` must not pass its end."""
+    sig = types.void(arr, types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], ptr, align=1)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+BYTE_LSB = 0x0101010101010101   # bit 0 of each byte
+PAIR_LSB = 0x0303030303030303   # bits 0-1 of each byte
+
+if HAS_BMI2:
+    @inline_kernel
+    def bytes_of_bits(x):
+        """Bits 0-7 of ``x`` as eight bytes 0/1 of an int64 (byte k = bit k)."""
+        return _pdep(x & 0xFF, BYTE_LSB)
+
+    @inline_kernel
+    def bytes_of_pairs(x):
+        """Bits 0-15 of ``x`` as eight bit pairs counted: byte k of the int64 = bit 2k + bit 2k+1."""
+        return _pdep((x & 0x5555) + ((x >> 1) & 0x5555), PAIR_LSB)
+else:
+    @inline_kernel
+    def bytes_of_bits(x):
+        """Bits 0-7 of ``x`` as eight bytes 0/1 of an int64 (byte k = bit k)."""
+        out = 0
+        for k in range(8):
+            out |= ((x >> k) & 1) << (8 * k)
+        return out
+
+    @inline_kernel
+    def bytes_of_pairs(x):
+        """Bits 0-15 of ``x`` as eight bit pairs counted: byte k of the int64 = bit 2k + bit 2k+1."""
+        out = 0
+        for k in range(8):
+            out |= (((x >> (2 * k)) & 1) + ((x >> (2 * k + 1)) & 1)) << (8 * k)
+        return out

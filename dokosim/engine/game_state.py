@@ -15,7 +15,7 @@ Action ids (one fixed space, ``N_ACTIONS``; the legal ones are bits of ``g[G_LEG
 import numpy as np
 
 from ..cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, FOLLOW_CLASS, N_CONTRACTS, POWER
-from .bits import lowest_bit_index, popcount
+from .bits import bytes_of_bits, bytes_of_pairs, lowest_bit_index, popcount, store_u64
 from .deal import (
     NORMAL_TRUMPS,
     deal_hands,
@@ -64,6 +64,7 @@ from .play import (
 )
 from .rng import seed_stream
 from .scoring import score_deal
+from .stack import stack_zeros
 
 # ---- actions
 A_CARD = 0          # + card kind 0..23
@@ -126,6 +127,7 @@ OBS_LEGAL = OBS_OWN_PARTY + 2               # N_ACTIONS: legal actions when the 
 OBS_EYES = OBS_LEGAL + N_ACTIONS            # 4: eyes won in tricks so far by each seat / 240
 OBS_TRICKS_LEFT = OBS_EYES + 4              # 1: tricks still to play / hand size
 OBS_LEN = OBS_TRICKS_LEFT + 1
+OBS_BUF = 320                               # OBS_LEN, rounded up to whole 8-byte stores
 
 
 @inline_kernel
@@ -436,62 +438,35 @@ def action_error(g, seat, action):
     return 0
 
 
-def _spread_tables():
-    """Per byte b of a mask: the 4 card-kind counts of its 4 bit pairs, and its 8 bits, as float32
-    and as uint8 (the observation written a byte of a mask at a time)."""
-    b = np.arange(256)
-    pairs = np.stack([((b >> (2 * q)) & 1) + ((b >> (2 * q + 1)) & 1) for q in range(4)], axis=1)
-    bits = np.stack([(b >> q) & 1 for q in range(8)], axis=1)
-    return pairs.astype(np.float32), pairs.astype(np.uint8), bits.astype(np.float32), bits.astype(np.uint8)
-
-
-PAIRS_F32, PAIRS_U8, BITS_F32, BITS_U8 = _spread_tables()
-
-
 @inline_kernel
-def _kind_counts(out, base, mask, table):
-    """out[base + t] = the copies of card kind t (0..23) in ``mask``, via ``table`` (PAIRS_*)."""
-    for j in range(6):
-        b = (mask >> (8 * j)) & 255
-        for q in range(4):
-            out[base + 4 * j + q] = table[b, q]
-
-
-@inline_kernel
-def _bits_out(out, base, mask, table):
-    """out[base + a] = bit a of ``mask`` for a < N_ACTIONS, via ``table`` (BITS_*)."""
-    for j in range(N_ACTIONS // 8):
-        b = (mask >> (8 * j)) & 255
-        for q in range(8):
-            out[base + 8 * j + q] = table[b, q]
-    for a in range(N_ACTIONS // 8 * 8, N_ACTIONS):
+def bits_out(out, base, mask, count):
+    """out[base + a] = bit a of ``mask`` for a < count, as bytes 0/1 (``out`` uint8 or int8), eight
+    bytes at a time."""
+    for j in range(count // 8):
+        store_u64(out, base + 8 * j, bytes_of_bits(mask >> (8 * j)))
+    for a in range(count // 8 * 8, count):
         out[base + a] = (mask >> a) & 1
 
 
 @inline_kernel
-def _fill(g, seat, out, compact):
-    """The observation tensor of ``seat`` into ``out``: float32 (compact False), or uint8 with the
-    scaled fields unscaled (compact True: levels, eyes, tricks left as integers)."""
+def _fill_compact(g, seat, out):
+    """The observation of ``seat`` into the uint8 ``out`` (OBS_LEN bytes): the tensor's values, with
+    the call levels, eyes and tricks left as integers (observation_divisors), written eight bytes at
+    a time."""
     st = g[O_ST:O_ST + ST_LEN]
-    for i in range(OBS_TRICK, OBS_LEN):  # the counts before OBS_TRICK are all written below
-        out[i] = 0
-    if compact:
-        _kind_counts(out, OBS_HAND, g[O_HANDS + seat], PAIRS_U8)
-        for s in range(4):
-            _kind_counts(out, OBS_PLAYED + 24 * s, g[O_PLAYED + s], PAIRS_U8)
-    else:
-        _kind_counts(out, OBS_HAND, g[O_HANDS + seat], PAIRS_F32)
-        for s in range(4):
-            _kind_counts(out, OBS_PLAYED + 24 * s, g[O_PLAYED + s], PAIRS_F32)
+    hand = g[O_HANDS + seat]
+    for j in range(3):  # OBS_HAND, then the four OBS_PLAYED blocks: 8 card kinds per 16 mask bits
+        store_u64(out, OBS_HAND + 8 * j, bytes_of_pairs(hand >> (16 * j)))
+    for s in range(4):
+        m = g[O_PLAYED + s]
+        for j in range(3):
+            store_u64(out, OBS_PLAYED + 24 * s + 8 * j, bytes_of_pairs(m >> (16 * j)))
+    for k in range(OBS_TRICK, OBS_EYES, 8):  # zeros up to the eyes (OBS_EYES - OBS_TRICK = 184)
+        store_u64(out, k, 0)
     n = st[P_NPLAYED]
     start = n - (n & 3)
     for k in range(start, n):
         out[OBS_TRICK + 24 * (k - start) + (g[O_PLAYS + k] >> 1)] = 1
-    for s in range(4):
-        if compact:
-            out[OBS_EYES + s] = g[O_EYES + s]
-        else:
-            out[OBS_EYES + s] = g[O_EYES + s] / 240.0
     out[OBS_SEAT + seat] = 1
     player = g[G_PLAYER]
     if player >= 0:
@@ -499,6 +474,7 @@ def _fill(g, seat, out, compact):
     out[OBS_DEALER + st[P_DEALER]] = 1
     phase = g[G_PHASE]
     out[OBS_PHASE + phase] = 1
+    out[OBS_TRICKS_LEFT] = 0
     if phase >= PH_CALL:
         out[OBS_LEADER + st[P_LEADER]] = 1
         for s in range(4):
@@ -508,19 +484,34 @@ def _fill(g, seat, out, compact):
         party = own_party(g, seat)
         if party >= 0:
             out[OBS_OWN_PARTY + party] = 1
-        if compact:
-            out[OBS_LEVELS] = st[P_LEVEL_RE]
-            out[OBS_LEVELS + 1] = st[P_LEVEL_KO]
-            out[OBS_TRICKS_LEFT] = st[P_HAND_SIZE] - st[P_TRICK]
-        else:
-            out[OBS_LEVELS] = st[P_LEVEL_RE] / 5.0
-            out[OBS_LEVELS + 1] = st[P_LEVEL_KO] / 5.0
-            out[OBS_TRICKS_LEFT] = (st[P_HAND_SIZE] - st[P_TRICK]) / st[P_HAND_SIZE]
+        out[OBS_LEVELS] = st[P_LEVEL_RE]
+        out[OBS_LEVELS + 1] = st[P_LEVEL_KO]
+        out[OBS_TRICKS_LEFT] = st[P_HAND_SIZE] - st[P_TRICK]
     if player == seat:
-        if compact:
-            _bits_out(out, OBS_LEGAL, g[G_LEGAL], BITS_U8)
-        else:
-            _bits_out(out, OBS_LEGAL, g[G_LEGAL], BITS_F32)
+        bits_out(out, OBS_LEGAL, g[G_LEGAL], N_ACTIONS)  # its zeros past the legal bits fall before OBS_EYES
+    for s in range(4):
+        out[OBS_EYES + s] = g[O_EYES + s]
+
+
+@inline_kernel
+def _fill(g, seat, out, compact):
+    """The observation tensor of ``seat`` into ``out``: float32 (compact False), or uint8 with the
+    scaled fields unscaled (compact True: levels, eyes, tricks left as integers). The float32
+    tensor is the uint8 one converted, its scaled fields then divided as the layout says."""
+    if compact:
+        _fill_compact(g, seat, out)
+        return
+    buf = stack_zeros(OBS_BUF, np.uint8)
+    _fill_compact(g, seat, buf)
+    for k in range(OBS_LEN):
+        out[k] = buf[k]
+    st = g[O_ST:O_ST + ST_LEN]
+    for s in range(4):
+        out[OBS_EYES + s] = g[O_EYES + s] / 240.0
+    if g[G_PHASE] >= PH_CALL:
+        out[OBS_LEVELS] = st[P_LEVEL_RE] / 5.0
+        out[OBS_LEVELS + 1] = st[P_LEVEL_KO] / 5.0
+        out[OBS_TRICKS_LEFT] = (st[P_HAND_SIZE] - st[P_TRICK]) / st[P_HAND_SIZE]
 
 
 @decision_kernel
@@ -529,18 +520,10 @@ def observation_fill(g, seat, out):
     _fill(g, seat, out, False)
 
 
-@decision_kernel
-def observation_fill_compact(g, seat, out):
-    """The observation of ``seat`` as uint8 (``out``, OBS_LEN): the tensor of ``observation_fill``
-    times ``observation_scale`` (the integers behind the scaled fields: call levels 0-5, eyes
-    0-240, tricks left), so that ``out / observation_divisors(hand_size)`` is that tensor exactly."""
-    _fill(g, seat, out, True)
-
-
 def observation_divisors(hand_size):
-    """The float32 divisors that turn ``observation_fill_compact``'s uint8 values into
-    ``observation_fill``'s tensor: 5 for the call levels, 240 for the eyes, the hand size for the
-    tricks left, 1 elsewhere."""
+    """The float32 divisors that turn the uint8 observation (``_fill`` with ``compact``: the call
+    levels, eyes and tricks left as integers) into ``observation_fill``'s tensor, exactly: 5 for
+    the call levels, 240 for the eyes, the hand size for the tricks left, 1 elsewhere."""
     d = np.ones(OBS_LEN, np.float32)
     d[OBS_LEVELS:OBS_LEVELS + 2] = 5
     d[OBS_EYES:OBS_EYES + 4] = 240

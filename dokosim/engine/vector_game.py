@@ -35,9 +35,8 @@ from .game_state import (
     O_ST,
     OBS_LEN,
     PH_TERMINAL,
-    BITS_U8,
-    _bits_out,
     _fill,
+    bits_out,
     apply_action,
     game_start,
 )
@@ -46,7 +45,7 @@ from .layout import P_NPLAYED, RES_SCORE
 from .rng import below, seed_stream
 
 OUT_OBS_FLOAT = 1   # mode bits: the float32 observation
-OUT_OBS_U8 = 2      # the uint8 observation (observation_fill_compact's)
+OUT_OBS_U8 = 2      # the uint8 observation (game_state._fill's compact form)
 OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
 BLOCK = 512         # rows per block a thread takes
@@ -66,7 +65,7 @@ def _outputs(g, i, bits, players, obs_f, obs_u, legal, mode):
     elif mode & OUT_OBS_U8:
         _fill(g, player, obs_u[i], True)
     if mode & OUT_MASK:
-        _bits_out(legal[i], 0, m, BITS_U8)
+        bits_out(legal[i], 0, m, N_ACTIONS)
 
 
 @inline_kernel
