@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import numba
 import numpy as np
@@ -25,15 +26,18 @@ MIN_BLOCK = 64  # rows a thread takes at a time, at least
 
 
 class _Pool:
-    """Threads that call a kernel at the same time: ``run(fn, k)`` calls ``fn()`` in this thread and
-    in k - 1 worker threads (started at the first need, then waiting on an event) and returns when
-    every call has returned. The kernels release the GIL and share out their work themselves."""
+    """Threads that call a kernel at the same time: ``run(fn, k, ctl)`` calls ``fn()`` in this thread
+    and in k - 1 worker threads (started at the first need, then sleeping on an event) and returns
+    once every thread that started the run has finished it (the kernels count themselves in
+    ``ctl``, vector_game.run_join). The kernels release the GIL and share out the rows themselves,
+    in blocks: a worker that wakes late finds fewer blocks, or none, and nobody waits for it."""
+
+    SPINS = 100_000  # checks of a run's end before the caller sleeps between checks
 
     def __init__(self):
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._go: list[threading.Event] = []
-        self._done = threading.Semaphore(0)
         self._fn = None
         self._error = None
 
@@ -45,10 +49,8 @@ class _Pool:
                 self._fn()
             except BaseException as exc:  # handed to run's caller
                 self._error = exc
-            finally:
-                self._done.release()
 
-    def run(self, fn, k: int) -> None:
+    def run(self, fn, k: int, ctl: np.ndarray) -> None:
         with self._lock:
             if self._pid != os.getpid():  # a forked child has none of the parent's threads
                 self.__init__()
@@ -59,19 +61,17 @@ class _Pool:
             self._fn, self._error = fn, None
             for go in self._go[:k - 1]:
                 go.set()
-            try:
-                fn()
-            finally:
-                interrupted = None
-                for _ in range(k - 1):  # the workers are running the kernel: wait for all of them
-                    while True:
-                        try:
-                            self._done.acquire()
-                            break
-                        except KeyboardInterrupt as exc:
-                            interrupted = exc
-                if interrupted is not None:
-                    raise interrupted
+            fn()
+            interrupted = None
+            while True:  # a worker may be in its last block: the run ends when it is done
+                try:
+                    if vg.run_join(ctl, self.SPINS):
+                        break
+                    time.sleep(0.0001)
+                except KeyboardInterrupt as exc:  # the rows are being written: finish first
+                    interrupted = exc
+            if interrupted is not None:
+                raise interrupted
             if self._error is not None:
                 raise self._error
 
@@ -143,7 +143,6 @@ class VectorGame:
         self.legal = self._mask if legal == "mask" else self.legal_bits
         self.divisors = gs.observation_divisors(self.rules.hand_size)
         self._streams = None
-        self._blocks = np.zeros(1, np.int64)
         from .kernels import ensure_loop
         self._step = ensure_loop(vg.vector_step, "the batched game")
         self._parallel(vg.vector_reset, (self._G, self._R, self.legal_bits, self.player, self._obs_f, self._obs_u,
@@ -224,16 +223,16 @@ class VectorGame:
         return self._G[:, gs.G_DEAL_ID].copy()
 
     def _parallel(self, kernel, args, n: int) -> None:
-        """``kernel(*args, blocks, block)`` on numba's thread count (numba.set_num_threads): each
-        thread takes blocks of rows until none is left."""
+        """``kernel(*args, ctl, block)`` on numba's thread count (numba.set_num_threads): each thread
+        takes blocks of rows until none is left (vector_game.vector_step)."""
         threads = numba.get_num_threads()
         block = max(MIN_BLOCK, -(-n // (4 * threads)))
         k = min(threads, -(-n // block))
-        self._blocks[0] = 0
+        ctl = np.zeros(3, np.int64)  # one per run: a worker that wakes after the run finds no block
         if k <= 1:
-            kernel(*args, self._blocks, block)
+            kernel(*args, ctl, block)
         else:
-            _POOL.run(lambda: kernel(*args, self._blocks, block), k)
+            _POOL.run(lambda: kernel(*args, ctl, block), k, ctl)
 
     def _empty(self):
         return np.zeros((0, OBSERVATION_LEN), np.float32), np.zeros((0, OBSERVATION_LEN), np.uint8)

@@ -280,7 +280,8 @@ def bench_vector(row_counts, steps):
     "uint8"): obs / vec.divisors is the float32 tensor) and with float32 observations (both with the
     int8 legal mask, rewards, done), and the step without observations (legal actions as bits).
     Wall time and CPU time (all threads) of the steps alone; the machine is shared, so the load
-    average goes with each line. The observation's bytes per second are printed beside a plain
+    average goes with each line, and "with a core per thread" is threads / (CPU seconds per
+    action): the rate if each thread had a core of its own, at the CPU cost measured. The observation's bytes per second are printed beside a plain
     memory copy's, the bound the float32 observation meets."""
     import numba
     import numpy as np
@@ -312,7 +313,8 @@ def bench_vector(row_counts, steps):
                 obs_rate = "" if observation is None else \
                     f"; obs {done / wall * vec.obs[0].nbytes / 1e9:.1f} GB/s"
                 print(f"(v) VectorGame {n:5,} rows, {steps_for[observation]:36} [{threads} thread(s)]: "
-                      f"{done / wall:12,.0f} actions/s, {done / cpu:12,.0f} per CPU-second "
+                      f"{done / wall:12,.0f} actions/s, {done / cpu:12,.0f} per CPU-second, "
+                      f"{threads * done / cpu:12,.0f} with a core per thread "
                       f"(load {os.getloadavg()[0]:.1f}{obs_rate})")
     numba.set_num_threads(cores)
     print(f"{'':4}goal: 10,000,000 actions/s on 2 threads")

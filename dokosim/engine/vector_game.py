@@ -50,6 +50,7 @@ OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
 BLOCK = 512         # rows per block a thread takes
 HOT_LINES = 9       # the cache lines at the start of a row every step reads (layout of game_state)
+RUN_NEXT, RUN_STARTED, RUN_FINISHED = range(3)  # a run's ctl: next block, threads started, finished
 RANDOM_ATTEMPT = 1 << 40  # random_actions' streams: (seed, row, this), never a deal's attempt
 
 
@@ -122,55 +123,73 @@ def vector_check(actions, bits):
 
 @decision_kernel
 def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh, mode,
-                blocks, block):
+                ctl, block):
     """Apply actions[i] in row i (checked by vector_check) and stop at its next decision, for the
-    blocks of ``block`` rows this thread takes: each thread that calls it at the same time takes
-    the next block number from ``blocks[0]`` until none is left, so a thread the machine holds
-    back delays one block, not half the rows.
+    blocks of ``block`` rows this thread takes: each thread that calls it at the same time (a
+    run, with its own ``ctl``) takes the next block number from ``ctl[RUN_NEXT]`` until none is
+    left, so a thread the machine holds back delays one block, not half the rows; it counts
+    itself in ``ctl[RUN_STARTED]`` before and ``ctl[RUN_FINISHED]`` after (``run_join``).
 
     After the step: rewards[i] the scores of a deal that ended (zeros elsewhere), done[i] 1
     for those rows, which already show their next deal; bits[i] and players[i] the legal
     actions and the seat to act; and as ``mode`` asks, obs_f[i] / obs_u[i] the observation of
     that seat and legal[i] the mask (arrays not asked for are not touched and may be empty)."""
     n = G.shape[0]
+    atomic_add(ctl, RUN_STARTED, 1)
     while True:
-        lo = atomic_add(blocks, 0, 1) * block
+        lo = atomic_add(ctl, RUN_NEXT, 1) * block
         if lo >= n:
-            return
+            break
         _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
                    mode, lo, min(n, lo + block))
+    atomic_add(ctl, RUN_FINISHED, 1)
 
 
 @decision_kernel
-def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode, blocks, block):
+def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode, ctl, block):
     """Deal every row (its G_SEED, G_DEAL_ID, G_DEALER set) and write its outputs as ``mode`` asks
     (blocks taken as in vector_step)."""
     n = G.shape[0]
+    atomic_add(ctl, RUN_STARTED, 1)
     while True:
-        lo = atomic_add(blocks, 0, 1) * block
+        lo = atomic_add(ctl, RUN_NEXT, 1) * block
         if lo >= n:
-            return
+            break
         for i in range(lo, min(n, lo + block)):
             game_start(G[i], R[i])
             _outputs(G[i], i, bits, players, obs_f, obs_u, legal, mode)
+    atomic_add(ctl, RUN_FINISHED, 1)
 
 
 @decision_kernel
-def vector_observe(G, rows, obs_f, obs_u, compact, blocks, block):
+def vector_observe(G, rows, obs_f, obs_u, compact, ctl, block):
     """The observation of the player to act in each row of ``rows`` (indices into G), into
     obs_f[k] (float32) or, with ``compact``, obs_u[k] (uint8) for the k-th of them (blocks taken
     as in vector_step)."""
     n = rows.shape[0]
+    atomic_add(ctl, RUN_STARTED, 1)
     while True:
-        lo = atomic_add(blocks, 0, 1) * block
+        lo = atomic_add(ctl, RUN_NEXT, 1) * block
         if lo >= n:
-            return
+            break
         for k in range(lo, min(n, lo + block)):
             g = G[rows[k]]
             if compact:
                 _fill(g, g[G_PLAYER], obs_u[k], True)
             else:
                 _fill(g, g[G_PLAYER], obs_f[k], False)
+    atomic_add(ctl, RUN_FINISHED, 1)
+
+
+@decision_kernel
+def run_join(ctl, spins):
+    """True once every thread that started the run of ``ctl`` has finished it, checked ``spins``
+    times at most (then False: the caller waits otherwise and asks again). A thread that starts
+    the run later finds no block left and changes nothing."""
+    for _ in range(spins):
+        if atomic_add(ctl, RUN_STARTED, 0) == atomic_add(ctl, RUN_FINISHED, 0):
+            return True
+    return False
 
 
 @decision_kernel
