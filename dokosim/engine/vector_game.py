@@ -80,12 +80,6 @@ def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs
             ahead = (i + AHEAD) * stride
             for line in range(HOT_LINES):
                 prefetch(G, ahead + 8 * line)
-            if mode & OUT_OBS_FLOAT:  # the output rows too: their lines are written whole
-                for k in range(0, OBS_LEN, 16):
-                    prefetch(obs_f, (i + AHEAD) * OBS_LEN + k)
-            elif mode & OUT_OBS_U8:
-                for k in range(0, OBS_LEN, 64):
-                    prefetch(obs_u, (i + AHEAD) * OBS_LEN + k)
         if i + 1 < n:  # the next row's state is in the cache by now: its next card's places too
             nxt = G[i + 1, O_ST + P_NPLAYED] & 63
             if nxt < 48:
