@@ -232,3 +232,25 @@ def test_an_illegal_action_is_refused_naming_the_row_and_nothing_changes():
     assert vec.obs.shape == (3, OBSERVATION_LEN)
     lean = VectorGame(3, observation=None, legal="bits")
     assert lean.obs is None and lean.legal is lean.legal_bits and lean.legal.dtype == np.int64
+
+
+@pytest.mark.parametrize("rules", ["ddv", "club"])
+def test_the_skipped_call_round_had_no_call(rules):
+    """Where someone_may_call says no, legal_calls allows no seat anything (so skipping the round
+    changes nothing); checked at every card of 200 random deals, marriages and poverties included.
+    It says no at many of them (the skip is not vacuous)."""
+    from dokosim.engine.play import legal_calls
+    rng = np.random.default_rng(12)
+    said_no = checked = 0
+    for deal_id in range(200):
+        game = Game(rules, seed=21, deal_id=deal_id)
+        g = game._g
+        while not game.is_terminal():
+            if game.phase in ("call", "card"):
+                st, hands = g[gs.O_ST:gs.O_ST + gs.ST_LEN], g[gs.O_HANDS:gs.O_HANDS + 4]
+                checked += 1
+                if not gs.someone_may_call(st, hands):
+                    said_no += 1
+                    assert [legal_calls(st, hands, s) for s in range(4)] == [0, 0, 0, 0], (deal_id, game.cards_played)
+            game.apply_action(int(rng.choice(game.legal_actions())))
+    assert said_no > checked / 4

@@ -40,6 +40,7 @@ from .layout import (
     P_NPLAYED,
     P_POVERTY_SEAT,
     P_SCHEME,
+    P_SHIFT,
     P_TRICK,
     P_TURN,
     PUBLIC_LEN,
@@ -247,6 +248,19 @@ def _resolve(g, rng):
 
 
 @inline_kernel
+def someone_may_call(st, hands):
+    """False when no seat can make any call now, so that the round of calls is skipped: every call
+    legal_calls allows needs the caller to hold at least call_limit(st, 5) - 1 cards (its most
+    lenient limit, a reply to the opponents' schwarz), and no seat does. True says nothing (then
+    legal_calls decides for each seat)."""
+    need = st[P_HAND_SIZE] - 6 - st[P_SHIFT]
+    for s in range(4):
+        if popcount(hands[s]) >= need:
+            return True
+    return False
+
+
+@inline_kernel
 def _advance(g):
     """Find the next decision: whose it is (G_PLAYER) and its legal actions (G_LEGAL); scores
     the deal once its last card is played."""
@@ -290,7 +304,7 @@ def _advance(g):
         if g[G_CALL_MOMENT] != st[P_NPLAYED]:  # a new moment: a round of calls from the player to move
             g[G_CALL_MOMENT] = st[P_NPLAYED]
             g[G_CALL_SEAT] = st[P_TURN]
-            g[G_CALL_LEFT] = 4
+            g[G_CALL_LEFT] = 4 if someone_may_call(st, hands) else 0  # 0: as if all four had no call
         while g[G_CALL_LEFT] > 0:
             seat = g[G_CALL_SEAT] & 3
             m = legal_calls(st, hands, seat)
