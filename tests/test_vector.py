@@ -5,7 +5,7 @@ import numba
 import numpy as np
 import pytest
 
-from dokosim.cards import EYES
+from dokosim.cards import CONTRACT_NAMES, EYES, card_name
 from dokosim.engine import game_state as gs
 from dokosim.game import N_ACTIONS, OBSERVATION_LEN, Game, GameError
 from dokosim.vector import VectorGame
@@ -143,8 +143,18 @@ def reference_tensor(game, seat):
         x[gs.OBS_LEVELS] = st[gs.P_LEVEL_RE] / 5.0
         x[gs.OBS_LEVELS + 1] = st[gs.P_LEVEL_KO] / 5.0
         x[gs.OBS_CONTRACT + st[gs.P_CONTRACT]] = 1
-        if obs["own_party"] is not None:
-            x[gs.OBS_OWN_PARTY + ("re", "kontra").index(obs["own_party"])] = 1
+        party = None  # what the seat knows of its party, from the state as plainly as it goes
+        if st[gs.P_KNOWN_RE] >> seat & 1:
+            party = 0
+        elif st[gs.P_KNOWN_KO] >> seat & 1:
+            party = 1
+        elif st[gs.P_CONTRACT] == CONTRACT_NAMES.index("normal"):  # its queens of clubs as dealt
+            party = 0 if "QC" in [card_name(c) for c in range(48) if int(g[gs.O_HANDS0 + seat]) >> c & 1] else 1
+        elif st[gs.P_CONTRACT] == CONTRACT_NAMES.index("marriage") and st[gs.P_CLARIFIED]:
+            party = 0 if st[gs.H_RE_MASK] >> seat & 1 else 1
+        assert (party is None) == (obs["own_party"] is None)
+        if party is not None:
+            x[gs.OBS_OWN_PARTY + party] = 1
         x[gs.OBS_TRICKS_LEFT] = (st[gs.P_HAND_SIZE] - st[gs.P_TRICK]) / st[gs.P_HAND_SIZE]
     if player == seat:
         x[gs.OBS_LEGAL + np.array(game.legal_actions())] = 1
@@ -153,10 +163,12 @@ def reference_tensor(game, seat):
 
 @pytest.mark.parametrize("rules", ["ddv", "club"])
 def test_the_observation_tensor_is_the_plain_reference(rules):
-    """Every seat's tensor at every decision of 30 random deals (reservations, poverties and
-    calls in club rules) equals the reference built by plain loops over the plays."""
+    """Every seat's tensor at every decision of 30 random deals (mostly healthy reservations, so
+    normal games as well as solos; poverties in club rules; calls) equals the reference built
+    by plain loops over the plays."""
     rng = np.random.default_rng(5)
     positions = 0
+    contracts = set()
     for deal_id in range(30):
         game = Game(rules, seed=9, deal_id=deal_id)
         while True:
@@ -165,8 +177,12 @@ def test_the_observation_tensor_is_the_plain_reference(rules):
                 positions += 1
             if game.is_terminal():
                 break
-            game.apply_action(int(rng.choice(game.legal_actions())))
+            legal = game.legal_actions()
+            healthy = game.phase == "reservation" and 24 in legal and rng.random() < 0.9  # normal games too
+            game.apply_action(24 if healthy else int(rng.choice(legal)))
+        contracts.add(game.result()["contract"])
     assert positions > 30 * 4 * 50
+    assert {"normal"} < contracts  # normal games and others
 
 
 def test_random_actions_are_legal_uniform_and_reproducible():

@@ -554,8 +554,9 @@ def own_party(g, seat):
         return 0
     if (st[P_KNOWN_KO] >> seat) & 1:
         return 1
-    if st[P_CONTRACT] == C_NORMAL:  # a normal game (or a silent marriage): the seat's own queens say it
-        return 0 if g[O_HANDS0 + seat] & QC_MASK else 1
+    if st[P_CONTRACT] == C_NORMAL:  # a normal game (or a silent marriage): the seat's own queens say it,
+        # held or played (no cards changed hands: this is the hand as dealt, from the row's first lines)
+        return 0 if (g[O_HANDS + seat] | g[O_PLAYED + seat]) & QC_MASK else 1
     if st[P_CONTRACT] == C_MARRIAGE and st[P_CLARIFIED]:
         return 0 if (st[H_RE_MASK] >> seat) & 1 else 1
     return -1
