@@ -270,3 +270,9 @@ def test_the_skipped_call_round_had_no_call(rules):
                     assert [legal_calls(st, hands, s) for s in range(4)] == [0, 0, 0, 0], (deal_id, game.cards_played)
             game.apply_action(int(rng.choice(game.legal_actions())))
     assert said_no > checked / 4
+
+
+def test_kinds_of_is_the_plain_loop():
+    rng = np.random.default_rng(3)
+    for mask in [0, (1 << 48) - 1, *rng.integers(0, 1 << 48, 500).tolist()]:
+        assert gs.kinds_of(mask) == sum(1 << t for t in {c // 2 for c in range(48) if mask >> c & 1})

@@ -15,7 +15,7 @@ Action ids (one fixed space, ``N_ACTIONS``; the legal ones are bits of ``g[G_LEG
 import numpy as np
 
 from ..cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, FOLLOW_CLASS, N_CONTRACTS, POWER
-from .bits import bytes_of_bits, bytes_of_pairs, lowest_bit_index, popcount, store_u64
+from .bits import bytes_of_bits, bytes_of_pairs, popcount, store_u64
 from .deal import (
     NORMAL_TRUMPS,
     deal_hands,
@@ -329,6 +329,12 @@ def _advance(g):
 
 
 @decision_kernel
+def advance(g):
+    """_advance, compiled once for the callers off the stepping path (a deal's start)."""
+    _advance(g)
+
+
+@decision_kernel
 def game_start(g, rng):
     """Deal (g's G_SEED, G_DEAL_ID, G_DEALER, G_FIXED and the given hands, the rules at O_RULES)
     and stop at the first decision."""
@@ -339,7 +345,7 @@ def game_start(g, rng):
         g[O_PLAYED + s] = 0
         g[O_EYES + s] = 0
     _deal(g, rng)
-    _advance(g)
+    advance(g)
 
 
 @decision_kernel
@@ -462,11 +468,11 @@ def bits_out(out, base, mask, count):
         out[base + a] = (mask >> a) & 1
 
 
-@inline_kernel
-def _fill_compact(g, seat, out):
+@decision_kernel
+def observation_fill_u8(g, seat, out):
     """The observation of ``seat`` into the uint8 ``out`` (OBS_LEN bytes): the tensor's values, with
-    the call levels, eyes and tricks left as integers (observation_divisors), written eight bytes at
-    a time."""
+    the call levels, eyes and tricks left as integers (``/ observation_divisors`` gives
+    observation_fill's tensor exactly), written eight bytes at a time."""
     st = g[O_ST:O_ST + ST_LEN]
     hand = g[O_HANDS + seat]
     for j in range(3):  # OBS_HAND, then the four OBS_PLAYED blocks: 8 card kinds per 16 mask bits
@@ -507,16 +513,12 @@ def _fill_compact(g, seat, out):
         out[OBS_EYES + s] = g[O_EYES + s]
 
 
-@inline_kernel
-def _fill(g, seat, out, compact):
-    """The observation tensor of ``seat`` into ``out``: float32 (compact False), or uint8 with the
-    scaled fields unscaled (compact True: levels, eyes, tricks left as integers). The float32
-    tensor is the uint8 one converted, its scaled fields then divided as the layout says."""
-    if compact:
-        _fill_compact(g, seat, out)
-        return
+@decision_kernel
+def observation_fill(g, seat, out):
+    """The observation tensor of ``seat`` (OBS_* layout) into ``out`` (float32, OBS_LEN): the uint8
+    observation converted, its scaled fields then divided as the layout says."""
     buf = stack_zeros(OBS_BUF, np.uint8)
-    _fill_compact(g, seat, buf)
+    observation_fill_u8(g, seat, buf)
     for k in range(OBS_LEN):
         out[k] = buf[k]
     st = g[O_ST:O_ST + ST_LEN]
@@ -528,16 +530,10 @@ def _fill(g, seat, out, compact):
         out[OBS_TRICKS_LEFT] = (st[P_HAND_SIZE] - st[P_TRICK]) / st[P_HAND_SIZE]
 
 
-@decision_kernel
-def observation_fill(g, seat, out):
-    """The observation tensor of ``seat`` (OBS_* layout) into ``out`` (float32, OBS_LEN)."""
-    _fill(g, seat, out, False)
-
-
 def observation_divisors(hand_size):
-    """The float32 divisors that turn the uint8 observation (``_fill`` with ``compact``: the call
-    levels, eyes and tricks left as integers) into ``observation_fill``'s tensor, exactly: 5 for
-    the call levels, 240 for the eyes, the hand size for the tricks left, 1 elsewhere."""
+    """The float32 divisors that turn the uint8 observation (observation_fill_u8: the call levels,
+    eyes and tricks left as integers) into observation_fill's tensor, exactly: 5 for the call
+    levels, 240 for the eyes, the hand size for the tricks left, 1 elsewhere."""
     d = np.ones(OBS_LEN, np.float32)
     d[OBS_LEVELS:OBS_LEVELS + 2] = 5
     d[OBS_EYES:OBS_EYES + 4] = 240

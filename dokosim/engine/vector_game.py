@@ -35,17 +35,18 @@ from .game_state import (
     O_ST,
     OBS_LEN,
     PH_TERMINAL,
-    _fill,
     bits_out,
     apply_action,
     game_start,
+    observation_fill,
+    observation_fill_u8,
 )
 from .jit import decision_kernel, inline_kernel
 from .layout import P_NPLAYED, RES_SCORE
 from .rng import below, seed_stream
 
 OUT_OBS_FLOAT = 1   # mode bits: the float32 observation
-OUT_OBS_U8 = 2      # the uint8 observation (game_state._fill's compact form)
+OUT_OBS_U8 = 2      # the uint8 observation (game_state.observation_fill_u8)
 OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
 BLOCK = 512         # rows per block a thread takes
@@ -62,9 +63,9 @@ def _outputs(g, i, bits, players, obs_f, obs_u, legal, mode):
     player = g[G_PLAYER]
     players[i] = player
     if mode & OUT_OBS_FLOAT:
-        _fill(g, player, obs_f[i], False)
+        observation_fill(g, player, obs_f[i])
     elif mode & OUT_OBS_U8:
-        _fill(g, player, obs_u[i], True)
+        observation_fill_u8(g, player, obs_u[i])
     if mode & OUT_MASK:
         bits_out(legal[i], 0, m, N_ACTIONS)
 
@@ -169,9 +170,9 @@ def vector_observe(G, rows, obs_f, obs_u, compact, ctl, block):
         for k in range(lo, min(n, lo + block)):
             g = G[rows[k]]
             if compact:
-                _fill(g, g[G_PLAYER], obs_u[k], True)
+                observation_fill_u8(g, g[G_PLAYER], obs_u[k])
             else:
-                _fill(g, g[G_PLAYER], obs_f[k], False)
+                observation_fill(g, g[G_PLAYER], obs_f[k])
     atomic_add(ctl, RUN_FINISHED, 1)
 
 
