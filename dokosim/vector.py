@@ -1,8 +1,9 @@
 """``dokosim.VectorGame``: n deals stepped at once in numba, for learning (docs/game.md).
 
 Actions in, observation tensors, legal-action masks, rewards and done flags out, the way pgx
-batches games: each call of ``step`` applies one action in every row, in one compiled
-``prange`` loop over the rows, over the same kernels as ``dokosim.Game``. A row whose deal ends
+batches games: each call of ``step`` applies one action in every row, in a compiled kernel
+over the same kernels as ``dokosim.Game``, which the threads of a small pool (``_Pool``) call at
+once, each taking blocks of rows until none is left. A row whose deal ends
 is dealt its next deal at once (auto-reset); row i's k-th deal is deal id
 ``first_deal_id + k * n + i`` of ``seed``, so a run is reproducible whatever the thread count.
 """

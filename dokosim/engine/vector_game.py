@@ -49,7 +49,6 @@ OUT_OBS_FLOAT = 1   # mode bits: the float32 observation
 OUT_OBS_U8 = 2      # the uint8 observation (game_state.observation_fill_u8)
 OUT_MASK = 4        # the int8 legal-action mask
 AHEAD = 4           # rows ahead whose state is asked for
-BLOCK = 512         # rows per block a thread takes
 HOT_LINES = 9       # the cache lines at the start of a row every step reads (layout of game_state)
 RUN_NEXT, RUN_STARTED, RUN_FINISHED = range(3)  # a run's ctl: next block, threads started, finished
 RANDOM_ATTEMPT = 1 << 40  # random_actions' streams: (seed, row, this), never a deal's attempt
