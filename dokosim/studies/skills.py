@@ -61,9 +61,8 @@ def write_skills(rows: list[dict], out_dir, title: str, note: str, digits: int =
                                       "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
                                       "unit": pl.Utf8})
     long.write_csv(out_dir / "skills_long.csv", float_precision=6)
-    sizes = ", ".join(f"`{s}` {d:,}" for s, d in
-                      long.group_by("skill").agg(pl.col("deals").max()).rows()
-                      if s in SKILLS) if long.height else ""
+    most = dict(long.group_by("skill").agg(pl.col("deals").max()).rows())
+    sizes = ", ".join(f"`{s}` {most[s]:,}" for s in SKILLS if s in most)
     wide = side_by_side(rows, digits)
     write_table(wide, out_dir / "skills", title,
                 note + (f" Deals per dataset: {sizes}." if sizes else "") +
