@@ -37,8 +37,13 @@ from ..cards import EYES, T_TH
 from .bits import lowest_bit_index, popcount
 from .jit import decision_kernel, inline_kernel
 from .layout import (
+    H_LED_MASK,
     H_RE_MASK,
+    P_CLARIFIED,
     P_HAND_SIZE,
+    P_KNOWN_KO,
+    P_KNOWN_RE,
+    P_LEADER,
     P_MARRIAGE_SEAT,
     P_NPLAYED,
     P_TRICK,
@@ -76,11 +81,15 @@ W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its resul
 W_ATTR = W_ABORTED + 1             # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
 W_CLASSES = W_ATTR + 48            # 5: the slots of each class
 W_SAVE_LIVE = W_CLASSES + 5        # 48: W_LIVE before each card index
-W_SAVE = W_SAVE_LIVE + 48          # 48 x ST_LEN: st before each card index (the undo stack)
+W_SAVE_FULL = W_SAVE_LIVE + 48     # 48: 1 when all of st was saved at the card index (make_move)
+W_SAVE = W_SAVE_FULL + 48          # 48 x ST_LEN: st (or what play_card may change of it) before each card index
 MAX_MOVES = 16
 W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
 W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat and card)
-W_LEN = W_HIST + 4 * 48
+W_STATS = W_HIST + 4 * 48         # 16 x 48: search statistics by card index (STATS only)
+W_LEN = W_STATS + 16 * 48
+STATS = False  # compile the statistics counters in (development)
+S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND = range(11)
 
 TT_BITS_DEFAULT = 20
 # a table entry: key, then lo | hi << 8 | (best lead + 1) << 16 | cards left << 23 | generation << 29
@@ -225,14 +234,29 @@ def _equivalent_above(ws, mine, live, c):
 
 @inline_kernel
 def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c):
-    """Play card ``c`` for the seat to move in the workspace's position: save ``st`` and the live
-    slots at the card index (the undo stack), ``play_card``, and keep the slots held, the eyes
-    held and the live slots current. Returns the eyes Re gains by the move (the trick's eyes if
-    it completes the trick and Re wins it, else 0). ``undo_move`` takes it back."""
+    """Play card ``c`` for the seat to move in the workspace's position: save what ``play_card``
+    may change of ``st`` and the live slots at the card index (the undo stack), ``play_card``,
+    and keep the slots held, the eyes held and the live slots current. Returns the eyes Re gains
+    by the move (the trick's eyes if it completes the trick and Re wins it, else 0).
+    ``undo_move`` takes it back.
+
+    Once the parties are settled ``play_card`` changes only the fields saved here (the cards
+    played, the turn, the led class, the tricks, the leader, and what the table knows of the
+    parties); before a marriage's clarification it may change more, so all of ``st`` is saved."""
     n = st[P_NPLAYED]
     save = W_SAVE + ST_LEN * n
-    for j in range(ST_LEN):
-        ws[save + j] = st[j]
+    if st[P_CLARIFIED]:
+        ws[save] = st[P_TURN]
+        ws[save + 1] = st[H_LED_MASK]
+        ws[save + 2] = st[P_KNOWN_RE]
+        ws[save + 3] = st[P_KNOWN_KO]
+        ws[save + 4] = st[P_TRICK]
+        ws[save + 5] = st[P_LEADER]
+        ws[W_SAVE_FULL + n] = 0
+    else:
+        for j in range(ST_LEN):
+            ws[save + j] = st[j]
+        ws[W_SAVE_FULL + n] = 1
     live = ws[W_LIVE]
     ws[W_SAVE_LIVE + n] = live
     seat = st[P_TURN] & 3
@@ -246,7 +270,7 @@ def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmas
         for j in range(n - 3, n + 1):
             eyes += EYES[plays[j]]
             gone |= np.int64(1) << ws[W_SLOT + plays[j]]
-        if (st[H_RE_MASK] >> trick_winner[ws[save + P_TRICK]]) & 1:
+        if (st[H_RE_MASK] >> trick_winner[st[P_TRICK] - 1]) & 1:
             gain = eyes
         ws[W_LIVE] = live & ~gone
     return gain
@@ -257,8 +281,17 @@ def undo_move(ws, st, hands, plays):
     """Take back the last card played by ``make_move``."""
     n = st[P_NPLAYED] - 1
     save = W_SAVE + ST_LEN * n
-    for j in range(ST_LEN):
-        st[j] = ws[save + j]
+    if ws[W_SAVE_FULL + n]:
+        for j in range(ST_LEN):
+            st[j] = ws[save + j]
+    else:
+        st[P_NPLAYED] = n
+        st[P_TURN] = ws[save]
+        st[H_LED_MASK] = ws[save + 1]
+        st[P_KNOWN_RE] = ws[save + 2]
+        st[P_KNOWN_KO] = ws[save + 3]
+        st[P_TRICK] = ws[save + 4]
+        st[P_LEADER] = ws[save + 5]
     played = plays[n]
     seat = st[P_TURN] & 3
     hands[seat] |= np.int64(1) << played
@@ -399,6 +432,8 @@ def search(ws, tt, alpha, beta):
         ws[W_ABORTED] = 1
         return 0
     n = st[P_NPLAYED]
+    if STATS:
+        ws[W_STATS + 48 * S_NODES + n] += 1
     k = n & 3
     tt_move = -1
     sure_slots = np.int64(0)
@@ -412,6 +447,16 @@ def search(ws, tt, alpha, beta):
             return 0
         if left == 4:
             # the last trick: every card is forced
+            if st[P_CLARIFIED]:
+                # the parties are settled: the winner by the rules' best_offset, without play_card
+                lead = st[P_TURN] & 3
+                eyes = 0
+                for j in range(4):
+                    c = lowest_bit_index(hands[(lead + j) & 3])
+                    plays[n + j] = c
+                    eyes += EYES[c]
+                w = (lead + best_offset(plays, n, 4, power, fclass, rules[R_DULLE], True)) & 3
+                return eyes if (st[H_RE_MASK] >> w) & 1 else 0
             gain = 0
             for j in range(4):
                 c = lowest_bit_index(hands[st[P_TURN] & 3])
@@ -420,10 +465,15 @@ def search(ws, tt, alpha, beta):
                 undo_move(ws, st, hands, plays)
             return gain
         rem = ws[W_HAND_EYES]
+        if beta <= 0 or alpha >= rem:
+            if STATS:
+                ws[W_STATS + 48 * S_TRIVIAL + n] += 1
         if beta <= 0:
             return 0
         if alpha >= rem:
             return rem
+        if STATS:
+            ws[W_STATS + 48 * S_TT_PROBE + n] += 1
         key = _rank_key(ws, ws[W_LIVE]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i = _table_index(tt, key)
         hi = rem
@@ -434,6 +484,10 @@ def search(ws, tt, alpha, beta):
             lo = entry & 255
             hi = (entry >> 8) & 255
             tt_move = ((entry >> 16) & 127) - 1
+            if STATS:
+                ws[W_STATS + 48 * S_TT_FOUND + n] += 1
+                if lo >= beta or hi <= alpha or lo == hi:
+                    ws[W_STATS + 48 * S_TT_CUT + n] += 1
             if lo >= beta:
                 return lo
             if hi <= alpha or lo == hi:
@@ -450,6 +504,9 @@ def search(ws, tt, alpha, beta):
         leader = st[P_TURN] & 3
         sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
         sure = _sure_trump_eyes(ws, leader, sure_slots)
+        if STATS:
+            if ((st[H_RE_MASK] >> leader) & 1 and sure >= beta) or (not (st[H_RE_MASK] >> leader) & 1 and rem - sure <= alpha):
+                ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
         if (st[H_RE_MASK] >> leader) & 1:
             if sure >= beta:
                 return sure
@@ -457,11 +514,13 @@ def search(ws, tt, alpha, beta):
             return rem - sure
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
-        if beta <= 0:
-            return 0
         to_come = ws[W_HAND_EYES]
         for j in range(n - k, n):
             to_come += EYES[plays[j]]
+        if STATS and (beta <= 0 or alpha >= to_come):
+            ws[W_STATS + 48 * S_TRIVIAL + n] += 1
+        if beta <= 0:
+            return 0
         if alpha >= to_come:
             return to_come
     seat = st[P_TURN] & 3
@@ -532,7 +591,15 @@ def search(ws, tt, alpha, beta):
                 b = min(b, v)
         if a >= b:
             ws[hist + c] += 4 * st[P_HAND_SIZE] - n
+            if STATS:
+                ws[W_STATS + 48 * S_CUT + n] += 1
+                ws[W_STATS + 48 * S_CUT_IDX + n] += i
+                if i == 0:
+                    ws[W_STATS + 48 * S_CUT_FIRST + n] += 1
             break
+    if STATS and a < b:
+        ws[W_STATS + 48 * S_ALL + n] += 1
+        ws[W_STATS + 48 * S_ALL_MOVES + n] += nm
     if k == 0:
         if best <= alpha:
             hi = best
