@@ -406,6 +406,129 @@ def _sure_trump_eyes(ws, leader, sure):
 
 
 @inline_kernel
+def _options(legal):
+    """The cards of ``legal`` with one copy of each card type held twice (they play alike)."""
+    return legal & ~((legal & 0x555555555555) << 1)
+
+
+@inline_kernel
+def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+    """Re's eyes in the last two tricks, from their first card, fail-soft in (alpha, beta) as
+    ``search``: a plain minimax over both copies of a card as one, each level stopping at the
+    window's edge, the last trick forced. Only once the parties are settled (the caller checks)."""
+    n = st[P_NPLAYED]
+    lead = st[P_TURN] & 3
+    re = st[H_RE_MASK]
+    h0 = hands[lead]
+    h1 = hands[(lead + 1) & 3]
+    h2 = hands[(lead + 2) & 3]
+    h3 = hands[(lead + 3) & 3]
+    max0 = (re >> lead) & 1 == 1
+    max1 = (re >> ((lead + 1) & 3)) & 1 == 1
+    max2 = (re >> ((lead + 2) & 3)) & 1 == 1
+    max3 = (re >> ((lead + 3) & 3)) & 1 == 1
+    total = 0
+    m = h0 | h1 | h2 | h3
+    while m:
+        total += EYES[lowest_bit_index(m)]
+        m &= m - 1
+    best0 = -1 if max0 else INF
+    m0 = _options(h0)
+    while m0:
+        a = lowest_bit_index(m0)
+        m0 &= m0 - 1
+        plays[n] = a
+        led = cmask[fclass[a]]
+        l1 = h1 & led
+        if l1 == 0:
+            l1 = h1
+        best1 = -1 if max1 else INF
+        m1 = _options(l1)
+        while m1:
+            b = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            plays[n + 1] = b
+            l2 = h2 & led
+            if l2 == 0:
+                l2 = h2
+            best2 = -1 if max2 else INF
+            m2 = _options(l2)
+            while m2:
+                c = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                plays[n + 2] = c
+                l3 = h3 & led
+                if l3 == 0:
+                    l3 = h3
+                best3 = -1 if max3 else INF
+                m3 = _options(l3)
+                while m3:
+                    d = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    plays[n + 3] = d
+                    w = best_offset(plays, n, 4, power, fclass, dulle, False)
+                    e1 = EYES[a] + EYES[b] + EYES[c] + EYES[d]
+                    # the last trick, led by the winner: each seat's other card
+                    rest0 = h0 ^ (np.int64(1) << a)
+                    rest1 = h1 ^ (np.int64(1) << b)
+                    rest2 = h2 ^ (np.int64(1) << c)
+                    rest3 = h3 ^ (np.int64(1) << d)
+                    for j in range(4):
+                        o = (w + j) & 3
+                        if o == 0:
+                            plays[n + 4 + j] = lowest_bit_index(rest0)
+                        elif o == 1:
+                            plays[n + 4 + j] = lowest_bit_index(rest1)
+                        elif o == 2:
+                            plays[n + 4 + j] = lowest_bit_index(rest2)
+                        else:
+                            plays[n + 4 + j] = lowest_bit_index(rest3)
+                    w2 = (w + best_offset(plays, n + 4, 4, power, fclass, dulle, True)) & 3
+                    v = (e1 if (re >> ((lead + w) & 3)) & 1 else 0) + (total - e1 if (re >> ((lead + w2) & 3)) & 1 else 0)
+                    if max3:
+                        if v > best3:
+                            best3 = v
+                        if best3 >= beta:
+                            break
+                    else:
+                        if v < best3:
+                            best3 = v
+                        if best3 <= alpha:
+                            break
+                if max2:
+                    if best3 > best2:
+                        best2 = best3
+                    if best2 >= beta:
+                        break
+                else:
+                    if best3 < best2:
+                        best2 = best3
+                    if best2 <= alpha:
+                        break
+            if max1:
+                if best2 > best1:
+                    best1 = best2
+                if best1 >= beta:
+                    break
+            else:
+                if best2 < best1:
+                    best1 = best2
+                if best1 <= alpha:
+                    break
+        if max0:
+            if best1 > best0:
+                best0 = best1
+            if best0 >= beta:
+                break
+        else:
+            if best1 < best0:
+                best0 = best1
+            if best0 <= alpha:
+                break
+    return best0
+
+
+@inline_kernel
 def _table_index(tt, key):
     """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
@@ -465,6 +588,9 @@ def search(ws, tt, alpha, beta):
                 undo_move(ws, st, hands, plays)
             return gain
         rem = ws[W_HAND_EYES]
+        if left == 8 and st[P_CLARIFIED] and beta > 0 and alpha < rem:
+            # the last two tricks: a plain minimax, cheaper than the table
+            return _two_tricks(st, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
         if beta <= 0 or alpha >= rem:
             if STATS:
                 ws[W_STATS + 48 * S_TRIVIAL + n] += 1
