@@ -30,10 +30,11 @@ def main():
     args = ap.parse_args()
     mods = [importlib.import_module(f"dokosim.engine.{m}") for m in (args.a, args.b)]
     cards, kind = SETS[args.set]
-    states = positions(max(args.n, 20))[cards][:args.n]
+    every = positions(max(args.n, 20))
+    states = every[cards][:args.n]
     spaces = [(m.new_workspace(), m.new_table(args.bits)) for m in mods]
-    for m, (ws, tt) in zip(mods, spaces):
-        m.load_position(ws, *states[0])
+    for m, (ws, tt) in zip(mods, spaces):  # compile or load; a deal of its own (the table keeps a deal's entries)
+        m.load_position(ws, *every[40][-1])
         m.solve_eyes(ws, tt)
     ms = np.zeros((2, args.passes, len(states)))
     nodes = np.zeros((2, len(states)), dtype=np.int64)

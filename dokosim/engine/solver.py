@@ -80,7 +80,8 @@ W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped
 W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
 W_ATTR = W_ABORTED + 1             # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
 W_CLASSES = W_ATTR + 48            # 5: the slots of each class
-W_SAVE_LIVE = W_CLASSES + 5        # 48: W_LIVE before each card index
+W_EYE_SLOTS = W_CLASSES + 5       # 6: the slots of the cards with each value of EYE_VALUES
+W_SAVE_LIVE = W_EYE_SLOTS + 6        # 48: W_LIVE before each card index
 W_SAVE_FULL = W_SAVE_LIVE + 48     # 48: 1 when all of st was saved at the card index (make_move)
 W_SAVE = W_SAVE_FULL + 48          # 48 x ST_LEN: st (or what play_card may change of it) before each card index
 MAX_MOVES = 16
@@ -91,6 +92,7 @@ W_LEN = W_STATS + 16 * 48
 STATS = False  # compile the statistics counters in (development)
 S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND = range(11)
 
+EYE_VALUES = (0, 2, 3, 4, 10, 11)  # the eyes a card may have, ascending
 TT_BITS_DEFAULT = 20
 # a table entry: key, then lo | hi << 8 | (best lead + 1) << 16 | cards left << 23 | generation << 29
 HASH_MULT = -4658895280553007687  # 0xBF58476D1CE4E5B9 as a signed int64
@@ -196,6 +198,12 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
             if (ws[W_DEAL + s] >> c) & 1:
                 owner = s
         ws[W_ATTR + sl] = owner * 64 + EYES[c] * 2 + ((c >> 1) == T_TH)
+    for i in range(6):
+        m = np.int64(0)
+        for sl in range(48):
+            if EYES[ws[W_CARD + sl]] == EYE_VALUES[i]:
+                m |= np.int64(1) << sl
+        ws[W_EYE_SLOTS + i] = m
     # tables, rules and the marriage seat are part of the deal too
     sig = W_SIG
     key = st[P_MARRIAGE_SEAT] + 7 * rules[R_DULLE]
@@ -348,21 +356,13 @@ def _highest_bit_index(mask):
 def _least_eyes(ws, slots, count):
     """The sum of the ``count`` smallest eyes among the cards of ``slots`` (all of them if fewer)."""
     total = 0
-    for _ in range(count):
-        if slots == 0:
+    for i in range(6):
+        if count <= 0:
             break
-        low = -1
-        low_eyes = 100
-        m = slots
-        while m:
-            q = lowest_bit_index(m)
-            m &= m - 1
-            e = EYES[ws[W_CARD + q]]
-            if e < low_eyes:
-                low = q
-                low_eyes = e
-        total += low_eyes
-        slots &= ~(np.int64(1) << low)
+        have = popcount(slots & ws[W_EYE_SLOTS + i])
+        take = min(have, count)
+        total += take * EYE_VALUES[i]
+        count -= take
     return total
 
 
@@ -529,6 +529,82 @@ def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
 
 
 @inline_kernel
+def _quick_eyes(ws, leader, sure):
+    """A lower bound on the eyes the side of ``leader`` takes from a trick boundary (quick
+    tricks): its ``sure`` trumps, led first, then in each plain suit a card of the highest rank
+    still held, where every other seat must follow or holds no trump (so nobody ruffs; a tie
+    goes to the card led). Each other seat gives a card to each of those tricks (at least its
+    cards with the fewest eyes). 0 when there is no plain quick trick (``_sure_trump_eyes``
+    covers trumps alone better)."""
+    trumps = ws[W_CLASSES + 4]
+    live = ws[W_LIVE]
+    mine = ws[W_HELD + leader]
+    count = 0
+    eyes = 0
+    for k in range(4):
+        lk = live & ws[W_CLASSES + k]
+        if lk == 0:
+            continue
+        top = _highest_bit_index(lk)
+        card = mine & ws[W_TIE + top] & lk
+        if card == 0:
+            continue
+        ok = True
+        for s in range(4):
+            if s != leader:
+                held = ws[W_HELD + s]
+                if (held & lk) == 0 and (held & trumps) != 0:
+                    ok = False
+        if ok:
+            count += 1
+            eyes += EYES[ws[W_CARD + lowest_bit_index(card)]]
+    if count == 0:
+        return 0
+    m = sure
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+        count += 1
+    for s in range(4):
+        if s != leader:
+            eyes += _least_eyes(ws, ws[W_HELD + s], count)
+    return eyes
+
+
+@inline_kernel
+def _top_trump_holder(ws, live):
+    """The seat holding the highest trump still held (at a trick boundary), or -1."""
+    lt = live & ws[W_CLASSES + 4]
+    if lt == 0:
+        return -1
+    top = _highest_bit_index(lt)
+    for s in range(4):
+        if (ws[W_HELD + s] >> top) & 1:
+            return s
+    return -1
+
+
+@inline_kernel
+def _master_eyes(ws, holder, masters):
+    """A lower bound on the eyes the side of ``holder`` takes from a trick boundary: each of its
+    ``masters`` (trumps above every other seat's, not tied with one) wins the trick it is played
+    in, whoever leads, and each other seat gives a card to each of those tricks (at least its
+    cards with the fewest eyes)."""
+    count = popcount(masters)
+    if count == 0:
+        return 0
+    eyes = 0
+    m = masters
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+    for s in range(4):
+        if s != holder:
+            eyes += _least_eyes(ws, ws[W_HELD + s], count)
+    return eyes
+
+
+@inline_kernel
 def _table_index(tt, key):
     """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
@@ -629,7 +705,7 @@ def search(ws, tt, alpha, beta):
         # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
         leader = st[P_TURN] & 3
         sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
-        sure = _sure_trump_eyes(ws, leader, sure_slots)
+        sure = max(_sure_trump_eyes(ws, leader, sure_slots), _quick_eyes(ws, leader, sure_slots))
         if STATS:
             if ((st[H_RE_MASK] >> leader) & 1 and sure >= beta) or (not (st[H_RE_MASK] >> leader) & 1 and rem - sure <= alpha):
                 ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
@@ -638,6 +714,21 @@ def search(ws, tt, alpha, beta):
                 return sure
         elif rem - sure <= alpha:
             return rem - sure
+        if sure_slots == 0:
+            # later tricks: another seat holds the top trump; its trumps above every other
+            # seat's win a trick each whenever played, and each other seat gives a card to each
+            holder = _top_trump_holder(ws, ws[W_LIVE])
+            if holder >= 0:
+                masters = _sure_trumps(ws, holder, ws[W_LIVE])
+                later = _master_eyes(ws, holder, masters)
+                if STATS:
+                    if ((st[H_RE_MASK] >> holder) & 1 and later >= beta) or (not (st[H_RE_MASK] >> holder) & 1 and rem - later <= alpha):
+                        ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
+                if (st[H_RE_MASK] >> holder) & 1:
+                    if later >= beta:
+                        return later
+                elif rem - later <= alpha:
+                    return rem - later
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
         to_come = ws[W_HAND_EYES]
