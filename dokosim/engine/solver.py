@@ -86,11 +86,12 @@ W_SAVE_FULL = W_SAVE_LIVE + 48     # 48: 1 when all of st was saved at the card 
 W_SAVE = W_SAVE_FULL + 48          # 48 x ST_LEN: st (or what play_card may change of it) before each card index
 MAX_MOVES = 16
 W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
-W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat and card)
+W_VALS = W_MOVES + 48 * MAX_MOVES  # 48 x MAX_MOVES: the value (or bound) of each move searched
+W_HIST = W_VALS + 48 * MAX_MOVES   # 4 x 48: history counts (cut-offs by seat and card)
 W_STATS = W_HIST + 4 * 48         # 16 x 48: search statistics by card index (STATS only)
 W_LEN = W_STATS + 16 * 48
 STATS = False  # compile the statistics counters in (development)
-S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND = range(11)
+S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI = range(12)
 
 EYE_VALUES = (0, 2, 3, 4, 10, 11)  # the eyes a card may have, ascending
 TT_BITS_DEFAULT = 20
@@ -238,6 +239,25 @@ def _equivalent_above(ws, mine, live, c):
     if (ws[W_TIE + p] & live & ~mine) != 0 or (ws[W_TIE + s] & live & ~mine) != 0:
         return -1
     return d
+
+
+@inline_kernel
+def _quasi_equivalent(ws, mine, live, x, y):
+    """Whether cards ``x`` and ``y`` of the seat holding ``mine`` play alike but for their eyes:
+    the same class, and no other seat holds, or has on the table, a card of the class ranking
+    between them or tied with either. Then every line of play after one maps to a line after
+    the other with the same trick winners, so the two values differ by at most the difference
+    of their eyes (the trick each goes to changes by that much)."""
+    sx = ws[W_SLOT + x]
+    sy = ws[W_SLOT + y]
+    cls = ws[W_CLASS + sx]
+    if (cls >> sy) & 1 == 0:
+        return False
+    lo = min(sx, sy)
+    hi = max(sx, sy)
+    between = ((np.int64(1) << hi) - 1) & ~((np.int64(2) << lo) - 1)
+    others = live & ~mine
+    return (others & cls & between) == 0 and ((ws[W_TIE + sx] | ws[W_TIE + sy]) & others) == 0
 
 
 @inline_kernel
@@ -789,13 +809,35 @@ def search(ws, tt, alpha, beta):
     best_move = -1
     a = alpha
     b = beta
+    vals = W_VALS + MAX_MOVES * n
     for i in range(nm):
         c = ws[base + i] & 63
+        # a card that plays like one searched before except for its eyes (no other seat's card
+        # between them, in hand or on the table) is worth at most the difference more or less
+        skip = False
+        for j in range(i):
+            x = ws[base + j] & 63
+            d = EYES[x] - EYES[c]
+            if d < 0:
+                d = -d
+            vx = ws[vals + j]
+            if (vx + d <= a if maxi else vx - d >= b) and _quasi_equivalent(ws, mine, live, x, c):
+                skip = True
+                v = vx + d if maxi else vx - d
+                break
+        if skip:
+            ws[vals + i] = v
+            if STATS:
+                ws[W_STATS + 48 * S_QUASI + n] += 1
+            if (maxi and v > best) or (not maxi and v < best):
+                best = v
+            continue
         gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = gain + search(ws, tt, a - gain, b - gain)
         undo_move(ws, st, hands, plays)
         if ws[W_ABORTED]:
             return 0
+        ws[vals + i] = v
         if maxi:
             if v > best:
                 best = v
