@@ -57,8 +57,9 @@ from .play import best_offset, legal_mask, play_card
 # ---- the workspace (one int64 array)
 W_ST = 0                           # the position's st, then its other arrays, as play_card takes them
 W_HANDS = W_ST + ST_LEN            # 4
-W_PLAYS = W_HANDS + 4              # 48
-W_PLAY_SEAT = W_PLAYS + 48         # 48
+W_PLAYS = W_HANDS + 4              # 48, then 4 of scratch (the move ordering's two-card tricks)
+PLAYS_LEN = 52
+W_PLAY_SEAT = W_PLAYS + PLAYS_LEN  # 48
 W_TRICK_WINNER = W_PLAY_SEAT + 48  # 12
 W_POWER = W_TRICK_WINNER + 12      # 48
 W_FCLASS = W_POWER + 48            # 48
@@ -443,10 +444,16 @@ def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
     h1 = hands[(lead + 1) & 3]
     h2 = hands[(lead + 2) & 3]
     h3 = hands[(lead + 3) & 3]
-    max0 = (re >> lead) & 1 == 1
-    max1 = (re >> ((lead + 1) & 3)) & 1 == 1
-    max2 = (re >> ((lead + 2) & 3)) & 1 == 1
-    max3 = (re >> ((lead + 3) & 3)) & 1 == 1
+    # Re's seats, by their place from the leader
+    r0 = (re >> lead) & 1
+    r1 = (re >> ((lead + 1) & 3)) & 1
+    r2 = (re >> ((lead + 2) & 3)) & 1
+    r3 = (re >> ((lead + 3) & 3)) & 1
+    rel = r0 | (r1 << 1) | (r2 << 2) | (r3 << 3)
+    max0 = r0 == 1
+    max1 = r1 == 1
+    max2 = r2 == 1
+    max3 = r3 == 1
     total = 0
     m = h0 | h1 | h2 | h3
     while m:
@@ -458,6 +465,7 @@ def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
         a = lowest_bit_index(m0)
         m0 &= m0 - 1
         plays[n] = a
+        o0 = lowest_bit_index(h0 ^ (np.int64(1) << a))
         led = cmask[fclass[a]]
         l1 = h1 & led
         if l1 == 0:
@@ -468,6 +476,7 @@ def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
             b = lowest_bit_index(m1)
             m1 &= m1 - 1
             plays[n + 1] = b
+            o1 = lowest_bit_index(h1 ^ (np.int64(1) << b))
             l2 = h2 & led
             if l2 == 0:
                 l2 = h2
@@ -477,34 +486,43 @@ def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
                 c = lowest_bit_index(m2)
                 m2 &= m2 - 1
                 plays[n + 2] = c
+                o2 = lowest_bit_index(h2 ^ (np.int64(1) << c))
                 l3 = h3 & led
                 if l3 == 0:
                     l3 = h3
                 best3 = -1 if max3 else INF
+                e3 = EYES[a] + EYES[b] + EYES[c]
                 m3 = _options(l3)
                 while m3:
                     d = lowest_bit_index(m3)
                     m3 &= m3 - 1
                     plays[n + 3] = d
+                    o3 = lowest_bit_index(h3 ^ (np.int64(1) << d))
                     w = best_offset(plays, n, 4, power, fclass, dulle, False)
-                    e1 = EYES[a] + EYES[b] + EYES[c] + EYES[d]
+                    e1 = e3 + EYES[d]
                     # the last trick, led by the winner: each seat's other card
-                    rest0 = h0 ^ (np.int64(1) << a)
-                    rest1 = h1 ^ (np.int64(1) << b)
-                    rest2 = h2 ^ (np.int64(1) << c)
-                    rest3 = h3 ^ (np.int64(1) << d)
-                    for j in range(4):
-                        o = (w + j) & 3
-                        if o == 0:
-                            plays[n + 4 + j] = lowest_bit_index(rest0)
-                        elif o == 1:
-                            plays[n + 4 + j] = lowest_bit_index(rest1)
-                        elif o == 2:
-                            plays[n + 4 + j] = lowest_bit_index(rest2)
-                        else:
-                            plays[n + 4 + j] = lowest_bit_index(rest3)
+                    if w == 0:
+                        plays[n + 4] = o0
+                        plays[n + 5] = o1
+                        plays[n + 6] = o2
+                        plays[n + 7] = o3
+                    elif w == 1:
+                        plays[n + 4] = o1
+                        plays[n + 5] = o2
+                        plays[n + 6] = o3
+                        plays[n + 7] = o0
+                    elif w == 2:
+                        plays[n + 4] = o2
+                        plays[n + 5] = o3
+                        plays[n + 6] = o0
+                        plays[n + 7] = o1
+                    else:
+                        plays[n + 4] = o3
+                        plays[n + 5] = o0
+                        plays[n + 6] = o1
+                        plays[n + 7] = o2
                     w2 = (w + best_offset(plays, n + 4, 4, power, fclass, dulle, True)) & 3
-                    v = (e1 if (re >> ((lead + w) & 3)) & 1 else 0) + (total - e1 if (re >> ((lead + w2) & 3)) & 1 else 0)
+                    v = (e1 if (rel >> w) & 1 else 0) + (total - e1 if (rel >> w2) & 1 else 0)
                     if max3:
                         if v > best3:
                             best3 = v
@@ -639,7 +657,7 @@ def search(ws, tt, alpha, beta):
     bound >= beta). The position is unchanged on return."""
     st = ws[W_ST:W_ST + ST_LEN]
     hands = ws[W_HANDS:W_HANDS + 4]
-    plays = ws[W_PLAYS:W_PLAYS + 48]
+    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
     play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
     trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
     power = ws[W_POWER:W_POWER + 48]
@@ -774,8 +792,12 @@ def search(ws, tt, alpha, beta):
     last = st[P_TRICK] == st[P_HAND_SIZE] - 1
     partner_wins = False
     if k > 0:
-        w = play_seat[start + best_offset(plays, start, k, power, fclass, dulle, last)]
+        o = best_offset(plays, start, k, power, fclass, dulle, last)
+        w = play_seat[start + o]
         partner_wins = ((re_mask >> w) & 1) == ((re_mask >> seat) & 1)
+        # scratch after the card index: the card winning so far, then a candidate (a card
+        # beats the trick so far exactly when it beats that card led alone)
+        plays[n + 1] = plays[start + o]
     nm = 0
     m = legal
     while m:
@@ -790,8 +812,8 @@ def search(ws, tt, alpha, beta):
             else:
                 score = min(ws[hist + c], (1 << 19) - 1) + (((sure_slots >> ws[W_SLOT + c]) & 1) << 19)
         else:
-            plays[n] = c
-            wins = best_offset(plays, start, k + 1, power, fclass, dulle, last) == k
+            plays[n + 2] = c
+            wins = best_offset(plays, n + 1, 2, power, fclass, dulle, last) == 1
             if partner_wins:
                 score = (1 << 10) if wins else (2 << 10) + EYES[c]
             elif wins:
@@ -950,7 +972,7 @@ def solve_card_values(ws, tt, values):
     ran past the node limit ``ws[W_LIMIT]`` (``values`` is then incomplete)."""
     st = ws[W_ST:W_ST + ST_LEN]
     hands = ws[W_HANDS:W_HANDS + 4]
-    plays = ws[W_PLAYS:W_PLAYS + 48]
+    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
     play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
     trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
     power = ws[W_POWER:W_POWER + 48]
