@@ -243,6 +243,41 @@ def _equivalent_above(ws, mine, live, c):
 
 
 @inline_kernel
+def _beats(plays, i, x, y, power, fclass, dulle, last):
+    """Whether card ``x`` played after card ``y`` beats it (``y`` winning the trick so far; the
+    rules' best_offset on the two, in the scratch cells plays[i], plays[i + 1]); False when
+    ``x`` is -1."""
+    if x < 0:
+        return False
+    plays[i] = y
+    plays[i + 1] = x
+    return best_offset(plays, i, 2, power, fclass, dulle, last) == 1
+
+
+@inline_kernel
+def _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+    """Whether card ``c`` led by ``seat`` wins the trick whatever the opponents play (each
+    opponent's strongest answer: the highest card of the suit led, or when void the highest
+    trump, does not beat it)."""
+    cls = ws[W_CLASSES + fclass[c]]
+    trump_slots = ws[W_CLASSES + 4]
+    side = (re_mask >> seat) & 1
+    for j in range(1, 4):
+        s = (seat + j) & 3
+        if ((re_mask >> s) & 1) == side:
+            continue
+        sl = ws[W_HELD + s]
+        lg = sl & cls
+        if lg == 0:
+            lg = sl & trump_slots
+        if lg == 0:
+            continue
+        if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(lg)], c, power, fclass, dulle, last):
+            return False
+    return True
+
+
+@inline_kernel
 def _quasi_equivalent(ws, mine, live, x, y):
     """Whether cards ``x`` and ``y`` of the seat holding ``mine`` play alike but for their eyes:
     the same class, and no other seat holds, or has on the table, a card of the class ranking
@@ -791,13 +826,39 @@ def search(ws, tt, alpha, beta):
     dulle = rules[R_DULLE]
     last = st[P_TRICK] == st[P_HAND_SIZE] - 1
     partner_wins = False
+    safe_partner = False
+    threat1 = -1
+    threat2 = -1
+    top_card = -1
     if k > 0:
         o = best_offset(plays, start, k, power, fclass, dulle, last)
         w = play_seat[start + o]
         partner_wins = ((re_mask >> w) & 1) == ((re_mask >> seat) & 1)
-        # scratch after the card index: the card winning so far, then a candidate (a card
-        # beats the trick so far exactly when it beats that card led alone)
-        plays[n + 1] = plays[start + o]
+        top_card = plays[start + o]
+        # the strongest card each opponent still to play in this trick may play
+        led_slots = ws[W_CLASSES + fclass[plays[start]]]
+        trump_slots = ws[W_CLASSES + 4]
+        for j in range(1, 4 - k):
+            s = (seat + j) & 3
+            if ((re_mask >> s) & 1) == ((re_mask >> seat) & 1):
+                continue
+            sl = ws[W_HELD + s]
+            lg = sl & led_slots
+            if lg == 0:
+                lg = sl
+            tr = lg & trump_slots
+            if tr == 0:
+                tr = lg & led_slots
+            if tr == 0:
+                continue
+            t = ws[W_CARD + _highest_bit_index(tr)]
+            if threat1 < 0:
+                threat1 = t
+            else:
+                threat2 = t
+        if partner_wins:
+            safe_partner = not (_beats(plays, n + 1, threat1, top_card, power, fclass, dulle, last)
+                                or _beats(plays, n + 1, threat2, top_card, power, fclass, dulle, last))
     nm = 0
     m = legal
     while m:
@@ -806,18 +867,26 @@ def search(ws, tt, alpha, beta):
         if _equivalent_above(ws, mine, live, c) >= 0:
             continue
         if k == 0:
-            # the table's lead, then a sure trick, then by the history of cut-offs
+            # the table's lead, then a card no opponent can beat, then by the history of cut-offs
             if c == tt_move:
                 score = 1 << 20
             else:
-                score = min(ws[hist + c], (1 << 19) - 1) + (((sure_slots >> ws[W_SLOT + c]) & 1) << 19)
+                score = min(ws[hist + c], (1 << 19) - 1)
+                if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+                    score += 1 << 19
         else:
-            plays[n + 2] = c
-            wins = best_offset(plays, n + 1, 2, power, fclass, dulle, last) == 1
-            if partner_wins:
+            wins = _beats(plays, n + 1, c, top_card, power, fclass, dulle, last)
+            safe = wins and not (_beats(plays, n + 1, threat1, c, power, fclass, dulle, last)
+                                 or _beats(plays, n + 1, threat2, c, power, fclass, dulle, last))
+            if partner_wins and safe_partner:
+                # the partner's card holds: smear eyes, overtaking last
                 score = (1 << 10) if wins else (2 << 10) + EYES[c]
+            elif safe:
+                # a card that takes the trick whatever the opponents after it play: the lowest
+                # such first (the most eyes when the last to play)
+                score = (3 << 10) + (64 + EYES[c] if k == 3 else 300 - power[c])
             elif wins:
-                score = (2 << 10) + (64 + EYES[c] if k == 3 else power[c])
+                score = (2 << 10) + 300 - power[c]
             else:
                 score = (1 << 10) + 64 - EYES[c]
         v = score * 64 + c
