@@ -112,6 +112,19 @@ def test_poverty_accept_needs_trumps():
     assert exchange(strong, EX_ACCEPT, accept_trumps=20.0) == 0
 
 
+def test_poverty_accept_at_the_fitted_default():
+    """The default accept_trumps (10.5, fitted by the poverty study) refuses 10 trumps without TH
+    or QC (strength 10) and 9 with TH and QC (10), accepts 10 with a QC (10.5); lowered to 10, the
+    threshold takes the 9 with TH and QC too."""
+    ten = parse_hand("QS QH QD JC JS JH JD AD TD KD AC 9S")         # 10 trumps, no TH or QC
+    ten_top = parse_hand("QC QH QD JC JS JH JD AD TD KD AC 9S")     # 10 trumps with a QC: 10.5
+    nine_two = parse_hand("TH QC QD JC JS JH AD TD KD AC 9S 9H")     # 9 trumps with TH and QC: 10
+    assert exchange(ten, EX_ACCEPT) == 0
+    assert exchange(ten_top, EX_ACCEPT) == 1
+    assert exchange(nine_two, EX_ACCEPT) == 0
+    assert exchange(nine_two, EX_ACCEPT, accept_trumps=10.0) == 1
+
+
 def test_poverty_return_gives_back_plain_cards_and_makes_voids():
     received = parse_hand("TH QC QS QH JC JS AC AC TC 9S KH 9H") | parse_hand("9D 9D KD")
     # own hand + 3 received trumps: 15 cards, return 3: spades and hearts, the short suits

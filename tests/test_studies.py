@@ -441,20 +441,147 @@ def test_rules_of_thumb_of_the_study(solo):
 
 # ------------------------------------------------------------------ poverty and strategies
 def test_poverty_headlines(tmp_path, monkeypatch):
-    """The poverty study's skills rows at a small size: shares in [0, 1] with their intervals,
-    and the gains the overall table gives."""
+    """The poverty study's skills rows at a small size under a player that never refuses: shares
+    in [0, 1] with their intervals, and the gains the value table gives."""
     from dokosim.studies import poverty
     monkeypatch.setenv("DOKOSIM_STUDY_DATA", str(tmp_path / "data"))
     res = poverty.run(deals=4_000, strategy="simple", seed=3, quiet=True, charts=False,
                       results=tmp_path / "r", skills=("simple",))
+    assert res["fit"] is None and res["tournament"] is None  # simple has no refusal rule to fit
     rows = {r["figure"]: r for r in res["skills"]}
     share = rows["share of deals played as a poverty"]
-    assert share["estimate"] == pytest.approx(res["played"] / 4_000)
+    summary = res["summary"].row(0, named=True)
+    assert share["estimate"] == pytest.approx(summary["played_first"] / 4_000)
     assert 0.01 < share["lo"] < share["estimate"] < share["hi"] < 0.15
-    j = res["paired"]
-    gain = (j["poor_poverty"] - j["poor_normal"]).mean()
-    assert rows["poor player: gain per poverty deal (all)"]["estimate"] == pytest.approx(gain)
+    f = res["frames"]["simple"]
+    assert f["accepted"].all() and rows["refusal rate of declared poverties"]["estimate"] == 0.0
+    gain = (f["poor_poverty"] - f["poor_normal"]).mean()
+    assert rows["poor player: gain per poverty played (all)"]["estimate"] == pytest.approx(gain)
     assert (tmp_path / "r" / "poverty" / "skills.md").is_file()
+
+
+@pytest.fixture(scope="module")
+def poverty_study(tmp_path_factory):
+    """The poverty study under heuristic at a small size: the fit, the fitted and the old rule,
+    pimc on a few conditioned deals, a short tournament."""
+    import os
+    from dokosim.studies import poverty
+    old = os.environ.get("DOKOSIM_STUDY_DATA")
+    os.environ["DOKOSIM_STUDY_DATA"] = str(tmp_path_factory.mktemp("data"))
+    try:
+        yield poverty.run(deals=6_000, strategy="heuristic", seed=4, quiet=True, charts=False,
+                          results=tmp_path_factory.mktemp("results"), skills=("heuristic", "pimc"),
+                          pimc_deals=8, tournament_deals=60, bootstrap=50)
+    finally:
+        if old is None:
+            del os.environ["DOKOSIM_STUDY_DATA"]
+        else:
+            os.environ["DOKOSIM_STUDY_DATA"] = old
+
+
+def test_poverty_strength_is_heuristics_quantity():
+    """The study's strength is what heuristic compares accept_trumps with, hand for hand."""
+    from dokosim.studies.poverty import strength
+    from dokosim.strategies.heuristic import poverty_strength
+    rng = np.random.default_rng(3)
+    hands = np.array([int(sum(1 << int(c) for c in rng.choice(48, 12, replace=False))) for _ in range(300)],
+                     dtype=np.int64)
+    assert [poverty_strength(h) for h in hands] == strength(hands).tolist()
+    assert strength(np.array([0], dtype=np.int64), 2.0)[0] == 0
+
+
+def test_fit_threshold_on_a_known_crossing():
+    """The mean score by strength crosses 0 between 10 and 10.5: the fitted rule accepts from 10.5
+    (exactly without noise; with noise the bootstrap interval holds it); all-negative scores give
+    NEVER, all-positive the smallest strength."""
+    from dokosim.studies.poverty import NEVER, fit_threshold, rule_values
+    s = np.repeat(np.arange(4.0, 14.5, 0.5), 300)
+    exact = 2.0 * (s - 10.25)
+    f = fit_threshold(s, exact, bootstrap=20)
+    assert (f["threshold"], f["lo"], f["hi"]) == (10.5, 10.5, 10.5)
+    assert f["value"] == pytest.approx(exact[s >= 10.5].sum() / s.size)
+    assert f["accept_share"] == pytest.approx((s >= 10.5).mean())
+    noisy = exact + np.random.default_rng(1).normal(0, 3, s.size)
+    g = fit_threshold(s, noisy, bootstrap=200)
+    assert g["lo"] <= 10.5 <= g["hi"] and g["hi"] - g["lo"] <= 1.0, g
+    assert g["value_lo"] <= g["value"] <= g["value_hi"]
+    assert fit_threshold(s, -1.0 - 0 * s, bootstrap=0)["threshold"] == NEVER
+    assert fit_threshold(s, 1.0 + 0 * s, bootstrap=0)["threshold"] == 4.0
+    # by hand: strengths 1, 2, 2, 3 scoring -2, 1, -3, 5: accept from 2 -> (1 - 3 + 5) / 4
+    v = rule_values(np.array([2.0, 1.0, 3.0, 2.0]), np.array([1.0, -2.0, 5.0, -3.0]), np.array([1.0, 2.0, 3.0, NEVER]))
+    assert v.tolist() == [0.25, 0.75, 1.25, 0.0]
+
+
+def test_poverty_refusals_follow_the_fitted_threshold(poverty_study):
+    """In play, heuristic with the fitted accept_trumps does what the parameter says: the player
+    who takes a poverty is the first one asked whose strength reaches it, and a poverty is redealt
+    exactly when nobody's does; under the old rule (7) nobody refuses."""
+    t = poverty_study["fit"]["threshold"]
+    frames = poverty_study["frames"]
+    fitted = frames[next(k for k in frames if "fitted" in k)]
+    before = frames[next(k for k in frames if "before" in k)]
+    st = np.stack([fitted[f"strength_{k}"].to_numpy() for k in (1, 2, 3)], axis=1)
+    first = np.where((st >= t).any(axis=1), np.argmax(st >= t, axis=1) + 1, 0)
+    assert (fitted["position"].to_numpy() == first).all()
+    assert 0 < (first == 0).sum() < fitted.height  # some refused, some taken
+    assert (fitted["acceptor_strength"].drop_nans().to_numpy() >= t).all()
+    assert before["accepted"].all() and before.height == fitted.height  # the same declarations
+    refused = fitted.filter(~pl.col("accepted"))
+    assert (refused["poor_poverty"] == 0).all()
+    assert np.allclose(refused["poor_gain"].to_numpy(), -refused["poor_normal"].to_numpy())
+    a = fitted.filter(pl.col("accepted"))  # zero-sum in both worlds: the gains cancel
+    total = a["poor_gain"] + a["acceptor_gain"] + 2 * a["table_gain"]
+    assert np.allclose(total.to_numpy(), 0.0)
+
+
+def test_poverty_tables_hold_their_estimates(poverty_study):
+    """Every interval of the value, declared, by-strength and skills tables holds its estimate;
+    the fit's interval holds the threshold; rule_value at the threshold is the fit's value; the
+    tournament's interval holds its difference; pimc's share of poverty deals is not measured."""
+    def inside(df, est, lo, hi):
+        d = df.filter(pl.col(lo).is_not_nan() & pl.col(lo).is_not_null())
+        assert d.height and ((d[lo] <= d[est] + 1e-12) & (d[est] <= d[hi] + 1e-12)).all(), (est, d)
+    r = poverty_study
+    for who in ("poor", "acceptor", "table"):
+        inside(r["value"], f"{who}_gain", f"{who}_gain_lo", f"{who}_gain_hi")
+    inside(r["value"], "pair_score", "pair_score_lo", "pair_score_hi")
+    inside(r["value"], "pair_win_rate", "pair_win_lo", "pair_win_hi")
+    inside(r["declared"], "refusal_rate", "refusal_lo", "refusal_hi")
+    inside(r["declared"], "poor_value", "poor_value_lo", "poor_value_hi")
+    bs = r["by_strength"]
+    inside(bs, "accept_score", "accept_lo", "accept_hi")
+    inside(bs, "rule_value", "rule_value_lo", "rule_value_hi")
+    inside(bs, "refuse_score", "refuse_lo", "refuse_hi")
+    fit = r["fit"]
+    assert fit["lo"] <= fit["threshold"] <= fit["hi"]
+    assert bs.filter(pl.col("strength") == fit["threshold"])["rule_value"][0] == pytest.approx(fit["value"])
+    tour = r["tournament"]
+    assert tour["lo"] <= tour["diff"] <= tour["hi"] and tour["threshold"] == fit["threshold"]
+    assert r["sweep"] and all(t["lo"] <= t["diff"] <= t["hi"] and t["old"] == fit["threshold"] for t in r["sweep"])
+    skills = pl.DataFrame(r["skills"])
+    inside(skills, "estimate", "lo", "hi")
+    pimc_share = skills.filter((pl.col("skill") == "pimc") & (pl.col("figure") == "share of deals played as a poverty"))
+    assert math.isnan(pimc_share["estimate"][0])
+    assert r["frames"]["pimc"].height >= 4  # 8 conditioned deals: mostly poverties
+    q = r["quantities"]
+    assert q.filter(pl.col("weight") == 0.5)["diff"][0] == 0.0
+    inside(q, "heldout_value", "heldout_lo", "heldout_hi")
+
+
+def test_poverty_sweep_thresholds():
+    """The sweep plays a trump and half a trump either side of the fit and never accepting, inside
+    the parameter's range, without the fit itself or the old rule (the main tournament)."""
+    from dokosim.studies.poverty import sweep_thresholds
+    assert sweep_thresholds(10.5) == [9.5, 10.0, 11.0, 11.5, 15.0]
+    assert sweep_thresholds(7.5) == [6.5, 8.0, 8.5, 15.0]
+    assert sweep_thresholds(15.0) == [14.0, 14.5]
+
+
+def test_poverty_tournament_against_the_old_rule_itself_is_zero():
+    """The same threshold on both sides: both copies play alike, the difference is 0 exactly."""
+    from dokosim.studies.poverty import OLD_ACCEPT, tournament_check
+    t = tournament_check(OLD_ACCEPT, 30, 1, True)
+    assert t["diff"] == pytest.approx(0.0, abs=1e-12) and t["lo"] == pytest.approx(0.0, abs=1e-12)
 
 
 def test_strategies_pimc_pairs_play_fewer_deals(tmp_path):

@@ -50,7 +50,7 @@ PARAMS = {
     "draw_trumps": (6.0, "trumps needed to lead the boss trump to draw the others' trumps"),
     "join_bonus": (15.0, "eyes worth of becoming the marriage player's partner"),
     "poverty_win": (0.45, "poverty (house rule): declared when the normal-game win chance is below this"),
-    "accept_trumps": (7.0, "poverty: trumps (TH and QC count 1.5) needed to accept"),
+    "accept_trumps": (10.5, "poverty: trumps (TH and QC count 1.5) needed to accept"),
     "throw_in_win": (0.5, "throw-in (house rule): redeal when the normal-game win chance is below this"),
 }
 # chances 0-1; trumps 0-13 (a hand holds at most 12; 13: never), accept_trumps 0-15 (at most
