@@ -10,16 +10,21 @@ Kontra, so a seat in ``st[H_RE_MASK]`` maximises it and the others minimise it. 
 marriage is clarified only the marriage player is in that mask; a seat joins Re when
 ``play_card`` says so (the kernels' parties at every moment).
 
-Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``), the last
-trick played out without search, a transposition table at trick boundaries (key: the cards
-still held up to relative rank (``_rank_key``), the seat to lead and the Re seats; value:
-bounds on Re's eyes to come and the best lead; two-entry buckets, the first kept for the
-deeper position), quick bounds at every node (no eyes left to win, and at a trick boundary the
-eyes of the leader's sure trump tricks), one move per class of equivalent cards (cards of one
-seat with the same eyes between which no other seat holds a card of the class, nor has one on
-the table; the two copies of a card are the simplest case), move ordering (the table's move, a
-sure trump, the history of cut-offs; following: by the trick so far), and the exact value by
-null-window searches (the first at a guess, then bisecting the range the bounds leave).
+Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``; once the
+parties are settled the undo stack keeps only what ``play_card`` changes), the last trick
+scored without search and the last two by a plain minimax (``_two_tricks``), a transposition
+table at trick boundaries (key: the cards still held up to relative rank (``_rank_key``), the
+seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
+buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
+win, and at a trick boundary the leader's sure trump tricks, its plain-suit quick tricks and
+the later tricks of the seat holding the top trump), one move per class of equivalent cards
+(cards of one seat with the same eyes between which no other seat holds a card of the class,
+nor has one on the table; the two copies of a card are the simplest case), quasi-equivalent
+cards (the same with different eyes: skipped when the other's bound plus or minus the
+difference decides the window), move ordering from the open hands (the table's move, a lead
+no opponent can beat, the history of cut-offs; following: a card that surely takes the
+trick, cheap winners, smearing on a partner's safe card, the fewest eyes), and the exact value
+by null-window searches (the first at a guess, then bisecting the range the bounds leave).
 
 Everything a search needs lives in two int64 arrays the caller allocates once and passes in:
 the workspace (``new_workspace``, layout ``W_*`` below: the position's arrays, the card slots,
