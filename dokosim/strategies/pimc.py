@@ -25,7 +25,7 @@ from ..engine.play import legal_mask, play_card
 from ..engine.rng import below
 from ..engine.scoring import score_deal
 from . import heuristic
-from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_plays
+from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_card, scan_plays
 
 NAME = "pimc"
 PARAMS = {
@@ -273,15 +273,22 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
                 st[i] = base[i]
             for s in range(4):
                 h2[s] = hs[s]
-            play_card(st, h2, c, pl2, ps2, tw2, power, fclass, cmask, rules)
-            while st[P_NPLAYED] < total:
+            # what heuristic's scan of the cards so far would find, kept up to date card by card
+            r_played, r_voids, r_qc = played, voids, qc
+            d = c
+            while True:
+                k = st[P_NPLAYED]
+                play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
+                r_played, r_voids, r_qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]],
+                                                    r_played, r_voids, r_qc)
+                if st[P_NPLAYED] >= total:
+                    break
                 s = st[P_TURN]
                 lg = legal_mask(st, h2[s], pl2, fclass, cmask)
-                d = heuristic.card(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, tw2, power, fclass, cmask,
-                                   rules, HPARAMS, rng)
+                d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
+                                           rules, HPARAMS, r_played, r_voids, r_qc)
                 if d < 0 or not (lg >> d) & 1:
                     d = lowest_bit_index(lg)
-                play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
             score_deal(st, pl2, ps2, tw2, items, res)
             re = (st[H_RE_MASK] >> seat) & 1
             margin = 2 * res[RES_EYES_RE] - 240
