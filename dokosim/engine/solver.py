@@ -10,16 +10,21 @@ Kontra, so a seat in ``st[H_RE_MASK]`` maximises it and the others minimise it. 
 marriage is clarified only the marriage player is in that mask; a seat joins Re when
 ``play_card`` says so (the kernels' parties at every moment).
 
-Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``), the last
-trick played out without search, a transposition table at trick boundaries (key: the cards
-still held up to relative rank (``_rank_key``), the seat to lead and the Re seats; value:
-bounds on Re's eyes to come and the best lead; two-entry buckets, the first kept for the
-deeper position), quick bounds at every node (no eyes left to win, and at a trick boundary the
-eyes of the leader's sure trump tricks), one move per class of equivalent cards (cards of one
-seat with the same eyes between which no other seat holds a card of the class, nor has one on
-the table; the two copies of a card are the simplest case), move ordering (the table's move, a
-sure trump, the history of cut-offs; following: by the trick so far), and the exact value by
-null-window searches (the first at a guess, then bisecting the range the bounds leave).
+Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``; once the
+parties are settled the undo stack keeps only what ``play_card`` changes), the last trick
+scored without search and the last two by a plain minimax (``_two_tricks``), a transposition
+table at trick boundaries (key: the cards still held up to relative rank (``_rank_key``), the
+seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
+buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
+win, and at a trick boundary the leader's sure trump tricks, its plain-suit quick tricks and
+the later tricks of the seat holding the top trump), one move per class of equivalent cards
+(cards of one seat with the same eyes between which no other seat holds a card of the class,
+nor has one on the table; the two copies of a card are the simplest case), quasi-equivalent
+cards (the same with different eyes: skipped when the other's bound plus or minus the
+difference decides the window), move ordering from the open hands (the table's move, a lead
+no opponent can beat, the history of cut-offs; following: a card that surely takes the
+trick, cheap winners, smearing on a partner's safe card, the fewest eyes), and the exact value
+by null-window searches (the first at a guess, then bisecting the range the bounds leave).
 
 Everything a search needs lives in two int64 arrays the caller allocates once and passes in:
 the workspace (``new_workspace``, layout ``W_*`` below: the position's arrays, the card slots,
@@ -37,8 +42,13 @@ from ..cards import EYES, T_TH
 from .bits import lowest_bit_index, popcount
 from .jit import decision_kernel, inline_kernel
 from .layout import (
+    H_LED_MASK,
     H_RE_MASK,
+    P_CLARIFIED,
     P_HAND_SIZE,
+    P_KNOWN_KO,
+    P_KNOWN_RE,
+    P_LEADER,
     P_MARRIAGE_SEAT,
     P_NPLAYED,
     P_TRICK,
@@ -52,8 +62,9 @@ from .play import best_offset, legal_mask, play_card
 # ---- the workspace (one int64 array)
 W_ST = 0                           # the position's st, then its other arrays, as play_card takes them
 W_HANDS = W_ST + ST_LEN            # 4
-W_PLAYS = W_HANDS + 4              # 48
-W_PLAY_SEAT = W_PLAYS + 48         # 48
+W_PLAYS = W_HANDS + 4              # 48, then 4 of scratch (the move ordering's two-card tricks)
+PLAYS_LEN = 52
+W_PLAY_SEAT = W_PLAYS + PLAYS_LEN  # 48
 W_TRICK_WINNER = W_PLAY_SEAT + 48  # 12
 W_POWER = W_TRICK_WINNER + 12      # 48
 W_FCLASS = W_POWER + 48            # 48
@@ -75,13 +86,20 @@ W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped
 W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
 W_ATTR = W_ABORTED + 1             # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
 W_CLASSES = W_ATTR + 48            # 5: the slots of each class
-W_SAVE_LIVE = W_CLASSES + 5        # 48: W_LIVE before each card index
-W_SAVE = W_SAVE_LIVE + 48          # 48 x ST_LEN: st before each card index (the undo stack)
+W_EYE_SLOTS = W_CLASSES + 5       # 6: the slots of the cards with each value of EYE_VALUES
+W_SAVE_LIVE = W_EYE_SLOTS + 6        # 48: W_LIVE before each card index
+W_SAVE_FULL = W_SAVE_LIVE + 48     # 48: 1 when all of st was saved at the card index (make_move)
+W_SAVE = W_SAVE_FULL + 48          # 48 x ST_LEN: st (or what play_card may change of it) before each card index
 MAX_MOVES = 16
 W_MOVES = W_SAVE + 48 * ST_LEN     # 48 x MAX_MOVES: the ordered moves at each card index
-W_HIST = W_MOVES + 48 * MAX_MOVES  # 4 x 48: history counts (cut-offs by seat and card)
-W_LEN = W_HIST + 4 * 48
+W_VALS = W_MOVES + 48 * MAX_MOVES  # 48 x MAX_MOVES: the value (or bound) of each move searched
+W_HIST = W_VALS + 48 * MAX_MOVES   # 4 x 48: history counts (cut-offs by seat and card)
+W_STATS = W_HIST + 4 * 48         # 16 x 48: search statistics by card index (STATS only)
+W_LEN = W_STATS + 16 * 48
+STATS = False  # compile the statistics counters in (development)
+S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI = range(12)
 
+EYE_VALUES = (0, 2, 3, 4, 10, 11)  # the eyes a card may have, ascending
 TT_BITS_DEFAULT = 20
 # a table entry: key, then lo | hi << 8 | (best lead + 1) << 16 | cards left << 23 | generation << 29
 HASH_MULT = -4658895280553007687  # 0xBF58476D1CE4E5B9 as a signed int64
@@ -187,6 +205,12 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
             if (ws[W_DEAL + s] >> c) & 1:
                 owner = s
         ws[W_ATTR + sl] = owner * 64 + EYES[c] * 2 + ((c >> 1) == T_TH)
+    for i in range(6):
+        m = np.int64(0)
+        for sl in range(48):
+            if EYES[ws[W_CARD + sl]] == EYE_VALUES[i]:
+                m |= np.int64(1) << sl
+        ws[W_EYE_SLOTS + i] = m
     # tables, rules and the marriage seat are part of the deal too
     sig = W_SIG
     key = st[P_MARRIAGE_SEAT] + 7 * rules[R_DULLE]
@@ -224,15 +248,84 @@ def _equivalent_above(ws, mine, live, c):
 
 
 @inline_kernel
+def _beats(plays, i, x, y, power, fclass, dulle, last):
+    """Whether card ``x`` played after card ``y`` beats it (``y`` winning the trick so far; the
+    rules' best_offset on the two, in the scratch cells plays[i], plays[i + 1]); False when
+    ``x`` is -1."""
+    if x < 0:
+        return False
+    plays[i] = y
+    plays[i + 1] = x
+    return best_offset(plays, i, 2, power, fclass, dulle, last) == 1
+
+
+@inline_kernel
+def _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+    """Whether card ``c`` led by ``seat`` wins the trick whatever the opponents play (each
+    opponent's strongest answer: the highest card of the suit led, or when void the highest
+    trump, does not beat it)."""
+    cls = ws[W_CLASSES + fclass[c]]
+    trump_slots = ws[W_CLASSES + 4]
+    side = (re_mask >> seat) & 1
+    for j in range(1, 4):
+        s = (seat + j) & 3
+        if ((re_mask >> s) & 1) == side:
+            continue
+        sl = ws[W_HELD + s]
+        lg = sl & cls
+        if lg == 0:
+            lg = sl & trump_slots
+        if lg == 0:
+            continue
+        if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(lg)], c, power, fclass, dulle, last):
+            return False
+    return True
+
+
+@inline_kernel
+def _quasi_equivalent(ws, mine, live, x, y):
+    """Whether cards ``x`` and ``y`` of the seat holding ``mine`` play alike but for their eyes:
+    the same class, and no other seat holds, or has on the table, a card of the class ranking
+    between them or tied with either. Then every line of play after one maps to a line after
+    the other with the same trick winners, so the two values differ by at most the difference
+    of their eyes (the trick each goes to changes by that much)."""
+    sx = ws[W_SLOT + x]
+    sy = ws[W_SLOT + y]
+    cls = ws[W_CLASS + sx]
+    if (cls >> sy) & 1 == 0:
+        return False
+    lo = min(sx, sy)
+    hi = max(sx, sy)
+    between = ((np.int64(1) << hi) - 1) & ~((np.int64(2) << lo) - 1)
+    others = live & ~mine
+    return (others & cls & between) == 0 and ((ws[W_TIE + sx] | ws[W_TIE + sy]) & others) == 0
+
+
+@inline_kernel
 def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c):
-    """Play card ``c`` for the seat to move in the workspace's position: save ``st`` and the live
-    slots at the card index (the undo stack), ``play_card``, and keep the slots held, the eyes
-    held and the live slots current. Returns the eyes Re gains by the move (the trick's eyes if
-    it completes the trick and Re wins it, else 0). ``undo_move`` takes it back."""
+    """Play card ``c`` for the seat to move in the workspace's position: save what ``play_card``
+    may change of ``st`` and the live slots at the card index (the undo stack), ``play_card``,
+    and keep the slots held, the eyes held and the live slots current. Returns the eyes Re gains
+    by the move (the trick's eyes if it completes the trick and Re wins it, else 0).
+    ``undo_move`` takes it back.
+
+    Once the parties are settled ``play_card`` changes only the fields saved here (the cards
+    played, the turn, the led class, the tricks, the leader, and what the table knows of the
+    parties); before a marriage's clarification it may change more, so all of ``st`` is saved."""
     n = st[P_NPLAYED]
     save = W_SAVE + ST_LEN * n
-    for j in range(ST_LEN):
-        ws[save + j] = st[j]
+    if st[P_CLARIFIED]:
+        ws[save] = st[P_TURN]
+        ws[save + 1] = st[H_LED_MASK]
+        ws[save + 2] = st[P_KNOWN_RE]
+        ws[save + 3] = st[P_KNOWN_KO]
+        ws[save + 4] = st[P_TRICK]
+        ws[save + 5] = st[P_LEADER]
+        ws[W_SAVE_FULL + n] = 0
+    else:
+        for j in range(ST_LEN):
+            ws[save + j] = st[j]
+        ws[W_SAVE_FULL + n] = 1
     live = ws[W_LIVE]
     ws[W_SAVE_LIVE + n] = live
     seat = st[P_TURN] & 3
@@ -246,7 +339,7 @@ def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmas
         for j in range(n - 3, n + 1):
             eyes += EYES[plays[j]]
             gone |= np.int64(1) << ws[W_SLOT + plays[j]]
-        if (st[H_RE_MASK] >> trick_winner[ws[save + P_TRICK]]) & 1:
+        if (st[H_RE_MASK] >> trick_winner[st[P_TRICK] - 1]) & 1:
             gain = eyes
         ws[W_LIVE] = live & ~gone
     return gain
@@ -257,8 +350,17 @@ def undo_move(ws, st, hands, plays):
     """Take back the last card played by ``make_move``."""
     n = st[P_NPLAYED] - 1
     save = W_SAVE + ST_LEN * n
-    for j in range(ST_LEN):
-        st[j] = ws[save + j]
+    if ws[W_SAVE_FULL + n]:
+        for j in range(ST_LEN):
+            st[j] = ws[save + j]
+    else:
+        st[P_NPLAYED] = n
+        st[P_TURN] = ws[save]
+        st[H_LED_MASK] = ws[save + 1]
+        st[P_KNOWN_RE] = ws[save + 2]
+        st[P_KNOWN_KO] = ws[save + 3]
+        st[P_TRICK] = ws[save + 4]
+        st[P_LEADER] = ws[save + 5]
     played = plays[n]
     seat = st[P_TURN] & 3
     hands[seat] |= np.int64(1) << played
@@ -315,21 +417,13 @@ def _highest_bit_index(mask):
 def _least_eyes(ws, slots, count):
     """The sum of the ``count`` smallest eyes among the cards of ``slots`` (all of them if fewer)."""
     total = 0
-    for _ in range(count):
-        if slots == 0:
+    for i in range(6):
+        if count <= 0:
             break
-        low = -1
-        low_eyes = 100
-        m = slots
-        while m:
-            q = lowest_bit_index(m)
-            m &= m - 1
-            e = EYES[ws[W_CARD + q]]
-            if e < low_eyes:
-                low = q
-                low_eyes = e
-        total += low_eyes
-        slots &= ~(np.int64(1) << low)
+        have = popcount(slots & ws[W_EYE_SLOTS + i])
+        take = min(have, count)
+        total += take * EYE_VALUES[i]
+        count -= take
     return total
 
 
@@ -373,6 +467,222 @@ def _sure_trump_eyes(ws, leader, sure):
 
 
 @inline_kernel
+def _options(legal):
+    """The cards of ``legal`` with one copy of each card type held twice (they play alike)."""
+    return legal & ~((legal & 0x555555555555) << 1)
+
+
+@inline_kernel
+def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+    """Re's eyes in the last two tricks, from their first card, fail-soft in (alpha, beta) as
+    ``search``: a plain minimax over both copies of a card as one, each level stopping at the
+    window's edge, the last trick forced. Only once the parties are settled (the caller checks)."""
+    n = st[P_NPLAYED]
+    lead = st[P_TURN] & 3
+    re = st[H_RE_MASK]
+    h0 = hands[lead]
+    h1 = hands[(lead + 1) & 3]
+    h2 = hands[(lead + 2) & 3]
+    h3 = hands[(lead + 3) & 3]
+    # Re's seats, by their place from the leader
+    r0 = (re >> lead) & 1
+    r1 = (re >> ((lead + 1) & 3)) & 1
+    r2 = (re >> ((lead + 2) & 3)) & 1
+    r3 = (re >> ((lead + 3) & 3)) & 1
+    rel = r0 | (r1 << 1) | (r2 << 2) | (r3 << 3)
+    max0 = r0 == 1
+    max1 = r1 == 1
+    max2 = r2 == 1
+    max3 = r3 == 1
+    total = 0
+    m = h0 | h1 | h2 | h3
+    while m:
+        total += EYES[lowest_bit_index(m)]
+        m &= m - 1
+    best0 = -1 if max0 else INF
+    m0 = _options(h0)
+    while m0:
+        a = lowest_bit_index(m0)
+        m0 &= m0 - 1
+        plays[n] = a
+        o0 = lowest_bit_index(h0 ^ (np.int64(1) << a))
+        led = cmask[fclass[a]]
+        l1 = h1 & led
+        if l1 == 0:
+            l1 = h1
+        best1 = -1 if max1 else INF
+        m1 = _options(l1)
+        while m1:
+            b = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            plays[n + 1] = b
+            o1 = lowest_bit_index(h1 ^ (np.int64(1) << b))
+            l2 = h2 & led
+            if l2 == 0:
+                l2 = h2
+            best2 = -1 if max2 else INF
+            m2 = _options(l2)
+            while m2:
+                c = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                plays[n + 2] = c
+                o2 = lowest_bit_index(h2 ^ (np.int64(1) << c))
+                l3 = h3 & led
+                if l3 == 0:
+                    l3 = h3
+                best3 = -1 if max3 else INF
+                e3 = EYES[a] + EYES[b] + EYES[c]
+                m3 = _options(l3)
+                while m3:
+                    d = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    plays[n + 3] = d
+                    o3 = lowest_bit_index(h3 ^ (np.int64(1) << d))
+                    w = best_offset(plays, n, 4, power, fclass, dulle, False)
+                    e1 = e3 + EYES[d]
+                    # the last trick, led by the winner: each seat's other card
+                    if w == 0:
+                        plays[n + 4] = o0
+                        plays[n + 5] = o1
+                        plays[n + 6] = o2
+                        plays[n + 7] = o3
+                    elif w == 1:
+                        plays[n + 4] = o1
+                        plays[n + 5] = o2
+                        plays[n + 6] = o3
+                        plays[n + 7] = o0
+                    elif w == 2:
+                        plays[n + 4] = o2
+                        plays[n + 5] = o3
+                        plays[n + 6] = o0
+                        plays[n + 7] = o1
+                    else:
+                        plays[n + 4] = o3
+                        plays[n + 5] = o0
+                        plays[n + 6] = o1
+                        plays[n + 7] = o2
+                    w2 = (w + best_offset(plays, n + 4, 4, power, fclass, dulle, True)) & 3
+                    v = (e1 if (rel >> w) & 1 else 0) + (total - e1 if (rel >> w2) & 1 else 0)
+                    if max3:
+                        if v > best3:
+                            best3 = v
+                        if best3 >= beta:
+                            break
+                    else:
+                        if v < best3:
+                            best3 = v
+                        if best3 <= alpha:
+                            break
+                if max2:
+                    if best3 > best2:
+                        best2 = best3
+                    if best2 >= beta:
+                        break
+                else:
+                    if best3 < best2:
+                        best2 = best3
+                    if best2 <= alpha:
+                        break
+            if max1:
+                if best2 > best1:
+                    best1 = best2
+                if best1 >= beta:
+                    break
+            else:
+                if best2 < best1:
+                    best1 = best2
+                if best1 <= alpha:
+                    break
+        if max0:
+            if best1 > best0:
+                best0 = best1
+            if best0 >= beta:
+                break
+        else:
+            if best1 < best0:
+                best0 = best1
+            if best0 <= alpha:
+                break
+    return best0
+
+
+@inline_kernel
+def _quick_eyes(ws, leader, sure):
+    """A lower bound on the eyes the side of ``leader`` takes from a trick boundary (quick
+    tricks): its ``sure`` trumps, led first, then in each plain suit a card of the highest rank
+    still held, where every other seat must follow or holds no trump (so nobody ruffs; a tie
+    goes to the card led). Each other seat gives a card to each of those tricks (at least its
+    cards with the fewest eyes). 0 when there is no plain quick trick (``_sure_trump_eyes``
+    covers trumps alone better)."""
+    trumps = ws[W_CLASSES + 4]
+    live = ws[W_LIVE]
+    mine = ws[W_HELD + leader]
+    count = 0
+    eyes = 0
+    for k in range(4):
+        lk = live & ws[W_CLASSES + k]
+        if lk == 0:
+            continue
+        top = _highest_bit_index(lk)
+        card = mine & ws[W_TIE + top] & lk
+        if card == 0:
+            continue
+        ok = True
+        for s in range(4):
+            if s != leader:
+                held = ws[W_HELD + s]
+                if (held & lk) == 0 and (held & trumps) != 0:
+                    ok = False
+        if ok:
+            count += 1
+            eyes += EYES[ws[W_CARD + lowest_bit_index(card)]]
+    if count == 0:
+        return 0
+    m = sure
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+        count += 1
+    for s in range(4):
+        if s != leader:
+            eyes += _least_eyes(ws, ws[W_HELD + s], count)
+    return eyes
+
+
+@inline_kernel
+def _top_trump_holder(ws, live):
+    """The seat holding the highest trump still held (at a trick boundary), or -1."""
+    lt = live & ws[W_CLASSES + 4]
+    if lt == 0:
+        return -1
+    top = _highest_bit_index(lt)
+    for s in range(4):
+        if (ws[W_HELD + s] >> top) & 1:
+            return s
+    return -1
+
+
+@inline_kernel
+def _master_eyes(ws, holder, masters):
+    """A lower bound on the eyes the side of ``holder`` takes from a trick boundary: each of its
+    ``masters`` (trumps above every other seat's, not tied with one) wins the trick it is played
+    in, whoever leads, and each other seat gives a card to each of those tricks (at least its
+    cards with the fewest eyes)."""
+    count = popcount(masters)
+    if count == 0:
+        return 0
+    eyes = 0
+    m = masters
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+    for s in range(4):
+        if s != holder:
+            eyes += _least_eyes(ws, ws[W_HELD + s], count)
+    return eyes
+
+
+@inline_kernel
 def _table_index(tt, key):
     """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
@@ -387,7 +697,7 @@ def search(ws, tt, alpha, beta):
     bound >= beta). The position is unchanged on return."""
     st = ws[W_ST:W_ST + ST_LEN]
     hands = ws[W_HANDS:W_HANDS + 4]
-    plays = ws[W_PLAYS:W_PLAYS + 48]
+    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
     play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
     trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
     power = ws[W_POWER:W_POWER + 48]
@@ -399,6 +709,8 @@ def search(ws, tt, alpha, beta):
         ws[W_ABORTED] = 1
         return 0
     n = st[P_NPLAYED]
+    if STATS:
+        ws[W_STATS + 48 * S_NODES + n] += 1
     k = n & 3
     tt_move = -1
     sure_slots = np.int64(0)
@@ -412,6 +724,16 @@ def search(ws, tt, alpha, beta):
             return 0
         if left == 4:
             # the last trick: every card is forced
+            if st[P_CLARIFIED]:
+                # the parties are settled: the winner by the rules' best_offset, without play_card
+                lead = st[P_TURN] & 3
+                eyes = 0
+                for j in range(4):
+                    c = lowest_bit_index(hands[(lead + j) & 3])
+                    plays[n + j] = c
+                    eyes += EYES[c]
+                w = (lead + best_offset(plays, n, 4, power, fclass, rules[R_DULLE], True)) & 3
+                return eyes if (st[H_RE_MASK] >> w) & 1 else 0
             gain = 0
             for j in range(4):
                 c = lowest_bit_index(hands[st[P_TURN] & 3])
@@ -420,10 +742,18 @@ def search(ws, tt, alpha, beta):
                 undo_move(ws, st, hands, plays)
             return gain
         rem = ws[W_HAND_EYES]
+        if left == 8 and st[P_CLARIFIED] and beta > 0 and alpha < rem:
+            # the last two tricks: a plain minimax, cheaper than the table
+            return _two_tricks(st, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
+        if beta <= 0 or alpha >= rem:
+            if STATS:
+                ws[W_STATS + 48 * S_TRIVIAL + n] += 1
         if beta <= 0:
             return 0
         if alpha >= rem:
             return rem
+        if STATS:
+            ws[W_STATS + 48 * S_TT_PROBE + n] += 1
         key = _rank_key(ws, ws[W_LIVE]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i = _table_index(tt, key)
         hi = rem
@@ -434,6 +764,10 @@ def search(ws, tt, alpha, beta):
             lo = entry & 255
             hi = (entry >> 8) & 255
             tt_move = ((entry >> 16) & 127) - 1
+            if STATS:
+                ws[W_STATS + 48 * S_TT_FOUND + n] += 1
+                if lo >= beta or hi <= alpha or lo == hi:
+                    ws[W_STATS + 48 * S_TT_CUT + n] += 1
             if lo >= beta:
                 return lo
             if hi <= alpha or lo == hi:
@@ -449,19 +783,39 @@ def search(ws, tt, alpha, beta):
         # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
         leader = st[P_TURN] & 3
         sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
-        sure = _sure_trump_eyes(ws, leader, sure_slots)
+        sure = max(_sure_trump_eyes(ws, leader, sure_slots), _quick_eyes(ws, leader, sure_slots))
+        if STATS:
+            if ((st[H_RE_MASK] >> leader) & 1 and sure >= beta) or (not (st[H_RE_MASK] >> leader) & 1 and rem - sure <= alpha):
+                ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
         if (st[H_RE_MASK] >> leader) & 1:
             if sure >= beta:
                 return sure
         elif rem - sure <= alpha:
             return rem - sure
+        if sure_slots == 0:
+            # later tricks: another seat holds the top trump; its trumps above every other
+            # seat's win a trick each whenever played, and each other seat gives a card to each
+            holder = _top_trump_holder(ws, ws[W_LIVE])
+            if holder >= 0:
+                masters = _sure_trumps(ws, holder, ws[W_LIVE])
+                later = _master_eyes(ws, holder, masters)
+                if STATS:
+                    if ((st[H_RE_MASK] >> holder) & 1 and later >= beta) or (not (st[H_RE_MASK] >> holder) & 1 and rem - later <= alpha):
+                        ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
+                if (st[H_RE_MASK] >> holder) & 1:
+                    if later >= beta:
+                        return later
+                elif rem - later <= alpha:
+                    return rem - later
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
-        if beta <= 0:
-            return 0
         to_come = ws[W_HAND_EYES]
         for j in range(n - k, n):
             to_come += EYES[plays[j]]
+        if STATS and (beta <= 0 or alpha >= to_come):
+            ws[W_STATS + 48 * S_TRIVIAL + n] += 1
+        if beta <= 0:
+            return 0
         if alpha >= to_come:
             return to_come
     seat = st[P_TURN] & 3
@@ -477,9 +831,39 @@ def search(ws, tt, alpha, beta):
     dulle = rules[R_DULLE]
     last = st[P_TRICK] == st[P_HAND_SIZE] - 1
     partner_wins = False
+    safe_partner = False
+    threat1 = -1
+    threat2 = -1
+    top_card = -1
     if k > 0:
-        w = play_seat[start + best_offset(plays, start, k, power, fclass, dulle, last)]
+        o = best_offset(plays, start, k, power, fclass, dulle, last)
+        w = play_seat[start + o]
         partner_wins = ((re_mask >> w) & 1) == ((re_mask >> seat) & 1)
+        top_card = plays[start + o]
+        # the strongest card each opponent still to play in this trick may play
+        led_slots = ws[W_CLASSES + fclass[plays[start]]]
+        trump_slots = ws[W_CLASSES + 4]
+        for j in range(1, 4 - k):
+            s = (seat + j) & 3
+            if ((re_mask >> s) & 1) == ((re_mask >> seat) & 1):
+                continue
+            sl = ws[W_HELD + s]
+            lg = sl & led_slots
+            if lg == 0:
+                lg = sl
+            tr = lg & trump_slots
+            if tr == 0:
+                tr = lg & led_slots
+            if tr == 0:
+                continue
+            t = ws[W_CARD + _highest_bit_index(tr)]
+            if threat1 < 0:
+                threat1 = t
+            else:
+                threat2 = t
+        if partner_wins:
+            safe_partner = not (_beats(plays, n + 1, threat1, top_card, power, fclass, dulle, last)
+                                or _beats(plays, n + 1, threat2, top_card, power, fclass, dulle, last))
     nm = 0
     m = legal
     while m:
@@ -488,18 +872,26 @@ def search(ws, tt, alpha, beta):
         if _equivalent_above(ws, mine, live, c) >= 0:
             continue
         if k == 0:
-            # the table's lead, then a sure trick, then by the history of cut-offs
+            # the table's lead, then a card no opponent can beat, then by the history of cut-offs
             if c == tt_move:
                 score = 1 << 20
             else:
-                score = min(ws[hist + c], (1 << 19) - 1) + (((sure_slots >> ws[W_SLOT + c]) & 1) << 19)
+                score = min(ws[hist + c], (1 << 19) - 1)
+                if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+                    score += 1 << 19
         else:
-            plays[n] = c
-            wins = best_offset(plays, start, k + 1, power, fclass, dulle, last) == k
-            if partner_wins:
+            wins = _beats(plays, n + 1, c, top_card, power, fclass, dulle, last)
+            safe = wins and not (_beats(plays, n + 1, threat1, c, power, fclass, dulle, last)
+                                 or _beats(plays, n + 1, threat2, c, power, fclass, dulle, last))
+            if partner_wins and safe_partner:
+                # the partner's card holds: smear eyes, overtaking last
                 score = (1 << 10) if wins else (2 << 10) + EYES[c]
+            elif safe:
+                # a card that takes the trick whatever the opponents after it play: the lowest
+                # such first (the most eyes when the last to play)
+                score = (3 << 10) + (64 + EYES[c] if k == 3 else 300 - power[c])
             elif wins:
-                score = (2 << 10) + (64 + EYES[c] if k == 3 else power[c])
+                score = (2 << 10) + 300 - power[c]
             else:
                 score = (1 << 10) + 64 - EYES[c]
         v = score * 64 + c
@@ -513,13 +905,35 @@ def search(ws, tt, alpha, beta):
     best_move = -1
     a = alpha
     b = beta
+    vals = W_VALS + MAX_MOVES * n
     for i in range(nm):
         c = ws[base + i] & 63
+        # a card that plays like one searched before except for its eyes (no other seat's card
+        # between them, in hand or on the table) is worth at most the difference more or less
+        skip = False
+        for j in range(i):
+            x = ws[base + j] & 63
+            d = EYES[x] - EYES[c]
+            if d < 0:
+                d = -d
+            vx = ws[vals + j]
+            if (vx + d <= a if maxi else vx - d >= b) and _quasi_equivalent(ws, mine, live, x, c):
+                skip = True
+                v = vx + d if maxi else vx - d
+                break
+        if skip:
+            ws[vals + i] = v
+            if STATS:
+                ws[W_STATS + 48 * S_QUASI + n] += 1
+            if (maxi and v > best) or (not maxi and v < best):
+                best = v
+            continue
         gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = gain + search(ws, tt, a - gain, b - gain)
         undo_move(ws, st, hands, plays)
         if ws[W_ABORTED]:
             return 0
+        ws[vals + i] = v
         if maxi:
             if v > best:
                 best = v
@@ -532,7 +946,15 @@ def search(ws, tt, alpha, beta):
                 b = min(b, v)
         if a >= b:
             ws[hist + c] += 4 * st[P_HAND_SIZE] - n
+            if STATS:
+                ws[W_STATS + 48 * S_CUT + n] += 1
+                ws[W_STATS + 48 * S_CUT_IDX + n] += i
+                if i == 0:
+                    ws[W_STATS + 48 * S_CUT_FIRST + n] += 1
             break
+    if STATS and a < b:
+        ws[W_STATS + 48 * S_ALL + n] += 1
+        ws[W_STATS + 48 * S_ALL_MOVES + n] += nm
     if k == 0:
         if best <= alpha:
             hi = best
@@ -624,7 +1046,7 @@ def solve_card_values(ws, tt, values):
     ran past the node limit ``ws[W_LIMIT]`` (``values`` is then incomplete)."""
     st = ws[W_ST:W_ST + ST_LEN]
     hands = ws[W_HANDS:W_HANDS + 4]
-    plays = ws[W_PLAYS:W_PLAYS + 48]
+    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
     play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
     trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
     power = ws[W_POWER:W_POWER + 48]
