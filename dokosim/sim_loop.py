@@ -88,7 +88,15 @@ def choose_call(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick
 def choose_card(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
                 cmask, rules, params, rng):
     """The card of strategy ``sid``."""
-    inline = strategies[sid, T_INLINE]
+    return choose_card_inline(strategies[sid, T_INLINE], strategies, sid, seat, hand, legal, pub, plays,
+                              play_seat, trick_winner, power, fclass, cmask, rules, params, rng)
+
+
+@inline_kernel
+def choose_card_inline(inline, strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power,
+                       fclass, cmask, rules, params, rng):
+    """The card of strategy ``sid``, whose strategies[sid, T_INLINE] is ``inline`` (the deal loop
+    looks that up once per deal, not once per card)."""
     if inline == INLINE_RANDOM:
         return random_player.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
                                   cmask, rules, params, rng)
@@ -285,6 +293,10 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
     # call_masks caches legal_calls per seat: it changes only when that seat plays,
     # when a call is made, or when a trick ends (a marriage's clarification)
     calls_on = control[CTL_CALLS] == 1
+    # each seat's strategy kind, once: per card it was a chain of three dependent loads
+    seat_inline = stack_zeros(4, np.int64)
+    for s in range(4):
+        seat_inline[s] = strategies[strategy_ids[s], T_INLINE]
     for k in range(k_from, k_to):
         if calls_on and (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]):
             first = st[P_TURN]
@@ -307,8 +319,9 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
                             n_calls += 1
         seat = st[P_TURN] & 3  # "& 3": see play_card
         legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-        card = choose_card(strategies, strategy_ids[seat], seat, hands[seat], legal, pub, plays,
-                           play_seat, trick_winner, power, fclass, cmask, rules, params[seat], rng)
+        card = choose_card_inline(seat_inline[seat], strategies, strategy_ids[seat], seat, hands[seat], legal,
+                                  pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params[seat],
+                                  rng)
         if card < 0 or not (legal >> card) & 1:
             card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
             card = popcount(card - 1)

@@ -1,6 +1,7 @@
 """Speed of the deal loop before and after a change, in CPU time, robust to other load.
 
-    python scripts/ab_speed.py BASE_REV [--strategy random] [--pairs 8] [--deals 1000000]
+    python scripts/ab_speed.py BASE_REV [--strategy random] [--pairs 8] [--deals 1000000] [--plan JSON]
+                               [--cache DIR]
 
 Wall-clock figures (scripts/bench.py) on a shared 2-core machine move by a third between two runs
 of the same code. This script measures CPU seconds (``time.process_time``) per million deals on one
@@ -23,12 +24,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 MEASURE = r"""
-import sys, time
+import json, sys, time
 import numba
 numba.set_num_threads(1)
 from dokosim.simulate import Simulator, make_plan
-n, strategy = int(sys.argv[1]), sys.argv[2]
-sim = Simulator(make_plan(n + 1000, strategy=strategy))
+n, strategy, extra = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+sim = Simulator(make_plan(n + 1000, strategy=strategy, **extra))
 sim.rows(0, 1000)  # compile or load, warm
 best = float("inf")
 for _ in range(3):
@@ -36,18 +37,25 @@ for _ in range(3):
     for first in range(1000, n + 1000, 250_000):
         sim.rows(first, min(250_000, n + 1000 - first))
     best = min(best, time.process_time() - t)
+import dokosim
+print(dokosim.__file__, file=sys.stderr)
 print(best / n * 1e6)
 """
 
 
-def cpu_seconds_per_million(source: Path, cache: Path, deals: int, strategy: str) -> float:
+def cpu_seconds_per_million(source: Path, cache: Path, deals: int, strategy: str, extra: str = "{}") -> float:
     """CPU seconds per million deals of ``strategy`` on one thread, the code at ``source``."""
     env = {**os.environ, "PYTHONPATH": str(source), "NUMBA_NUM_THREADS": "1",
            "NUMBA_CACHE_DIR": str(cache / "numba"), "DOKOSIM_CACHE_DIR": str(cache / "dokosim"),
            "DOKOSIM_QUIET_COMPILE": "1"}
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(deals), strategy], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    return float(out.split()[-1])
+    # cwd=source: "python -c" puts the current directory first on sys.path, before PYTHONPATH, so
+    # from any other checkout both sides would import that checkout's dokosim
+    run = subprocess.run([sys.executable, "-c", MEASURE, str(deals), strategy, extra], env=env, check=True,
+                         capture_output=True, text=True, cwd=source)
+    imported = Path(run.stderr.split()[-1]).resolve()
+    if not imported.is_relative_to(source.resolve()):
+        raise SystemExit(f"ab_speed: the run for {source} imported {imported}")
+    return float(run.stdout.split()[-1])
 
 
 def main() -> None:
@@ -56,18 +64,25 @@ def main() -> None:
     ap.add_argument("--strategy", default="random")
     ap.add_argument("--pairs", type=int, default=8)
     ap.add_argument("--deals", type=int, default=1_000_000)
+    ap.add_argument("--plan", default="{}",
+                    help='more make_plan arguments as JSON, e.g. \'{"contract": "normal", "calls": false}\' '
+                         '(bench.py\'s figure (a))')
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep each side's compiled kernels here (reused by later runs: kernels are "
+                         "cached by source digest); default: a new temporary directory")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="dokosim_ab_"))
+    caches = args.cache or work
     base = work / "base"
     subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
     try:
-        sides = {"old": (base, work / "cache_old"), "new": (REPO, work / "cache_new")}
+        sides = {"old": (base, caches / "cache_old"), "new": (REPO, caches / "cache_new")}
         for source, cache in sides.values():  # compile both before timing anything
-            cpu_seconds_per_million(source, cache, 1000, args.strategy)
+            cpu_seconds_per_million(source, cache, 1000, args.strategy, args.plan)
         ratios, times = [], {"old": [], "new": []}
         for i in range(args.pairs):
             for name, (source, cache) in sides.items():
-                times[name].append(cpu_seconds_per_million(source, cache, args.deals, args.strategy))
+                times[name].append(cpu_seconds_per_million(source, cache, args.deals, args.strategy, args.plan))
             ratios.append(times["new"][-1] / times["old"][-1])
             print(f"pair {i + 1}: old {times['old'][-1]:.3f}  new {times['new'][-1]:.3f}  "
                   f"cpu s per million deals, new/old {ratios[-1]:.3f}", flush=True)

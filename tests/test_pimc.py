@@ -19,7 +19,7 @@ from dokosim.engine.scoring import score_deal
 from dokosim.engine.solver import W_LEN
 from dokosim.records import replay_detail
 from dokosim.strategies import pimc
-from dokosim.strategies.cardcount import distinct
+from dokosim.strategies.cardcount import distinct, scan_plays
 from test_solver import cut, reference_card_values
 
 
@@ -50,7 +50,8 @@ def value_sample(state, solving, node_limit=0, rollout_solve=0, extras=False, ew
     r = np.array(rng, dtype=np.uint64)
     solved = pimc.value_sample(seat, cands, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
                                rules, ew, solving, node_limit, rollout_solve, extras, s["ws"], s["tt"], s["values"],
-                               s["st"], s["h2"], s["items"], s["res"], r, sums)
+                               s["st"], s["h2"], s["items"], s["res"], r, sums,
+                               *scan_plays(st, plays, play_seat, fclass))
     return solved, sums, tuple(r), cands, s
 
 
@@ -167,7 +168,8 @@ def test_extras_come_from_a_rollout_after_each_card(records):
         for c in (c for c in range(48) if cands >> c & 1):
             dd = pimc.eyes_value(st, seat, int(s["values"][c]), 0.01, s["items"])
             pimc.play_out(seat, c, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, 0.01, 0,
-                          4 * 12, False, s["ws"], s["tt"], s["st"], s["h2"], s["items"], s["res"], rng)
+                          4 * 12, False, s["ws"], s["tt"], s["st"], s["h2"], s["items"], s["res"], rng,
+                          *scan_plays(st, plays, play_seat, fclass))
             assert sums[c] == dd + pimc.extra_points(s["st"], seat, s["items"])
         assert tuple(rng) == rng_after
         checked += 1

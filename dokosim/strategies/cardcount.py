@@ -112,6 +112,17 @@ def distinct(mask):
 
 
 @inline_kernel
+def scan_card(c, seat, k, led, played, voids, qc):
+    """scan_plays's step: (played, voids, qc) after card ``c`` of class ``k``, played by ``seat``
+    into a trick led in class ``led``. Without data-dependent branches: the void and QC bits are
+    added as 0 or 1 (every decision of heuristic, and of pimc's rollouts, scans the cards)."""
+    played |= np.int64(1) << c
+    voids |= np.int64(k != led) << (5 * seat + led)
+    qc += np.int64((c >> 1) == T_QC) << (2 * seat)
+    return played, voids, qc
+
+
+@inline_kernel
 def scan_plays(pub, plays, play_seat, fclass):
     """(cards played, voids, QC plays): voids has bit 5*seat + class for a failure to follow;
     QC plays are counted 2 bits per seat (bits 2*seat)."""
@@ -122,14 +133,10 @@ def scan_plays(pub, plays, play_seat, fclass):
     led = 0
     for i in range(n):
         c = plays[i]
-        played |= np.int64(1) << c
         k = fclass[c]
         if i & 3 == 0:
             led = k
-        elif k != led:
-            voids |= np.int64(1) << (5 * play_seat[i] + led)
-        if (c >> 1) == T_QC:
-            qc += np.int64(1) << (2 * play_seat[i])
+        played, voids, qc = scan_card(c, play_seat[i], k, led, played, voids, qc)
     return played, voids, qc
 
 

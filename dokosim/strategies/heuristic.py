@@ -522,12 +522,27 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     d = distinct(legal)
     if d & (d - 1) == 0:
         return lowest_bit_index(legal)
-    return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params)
-
-
-@decision_kernel
-def choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params):
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+    return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
+                       played, voids, qc)
+
+
+@inline_kernel
+def card_scanned(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params, played, voids,
+                 qc):
+    """``card`` given what cardcount.scan_plays would find in the cards so far (pimc's rollouts
+    keep it up to date card by card instead of scanning every card at every decision)."""
+    d = distinct(legal)
+    if d & (d - 1) == 0:
+        return lowest_bit_index(legal)
+    return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
+                       played, voids, qc)
+
+
+@inline_kernel  # inlined: a call passing its nine arrays cost a twelfth of the card decision
+def choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params, played, voids,
+                qc):
+    """The card for a seat with a real choice; (played, voids, qc) as cardcount.scan_plays gives them."""
     unseen = deck_cards(rules) & ~played & ~hand
     partners, opps = teams(seat, hand, pub, qc)
     if pub[P_NPLAYED] & 3 == 0:

@@ -32,7 +32,7 @@ from ..engine.rng import below
 from ..engine.scoring import score_deal, settle
 from ..engine.solver import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
-from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_plays
+from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_card, scan_plays
 
 NAME = "pimc"
 SOLVE_TRICKS = 4.0
@@ -288,7 +288,7 @@ def extra_points(st, seat, items):
 
 @kernel
 def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, handover, extras,
-             ws, tt, st, h2, items, res, rng):
+             ws, tt, st, h2, items, res, rng, played, voids, qc):
     """The value for ``seat`` of card ``c`` on one deal (``base``, ``hs``, the cards so far in ``pl2``,
     ``ps2``, ``tw2``) by a rollout: the rest of the deal played by ``heuristic`` at every seat and
     scored (its score plus ``ew`` per eye of its side's margin). At the first trick boundary from
@@ -296,13 +296,17 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
     scored by ``eyes_value`` (the rollout plays on if the solve runs past ``node_limit`` nodes);
     with ``extras``, such a value gets the extra points of the rollout played on to the end. On
     return ``st``, ``items`` hold the rollout's last position and scored items (when it played to
-    the end)."""
+    the end). ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards before ``c``; the
+    rollout keeps them up to date card by card (cardcount.scan_card) for heuristic.card_scanned
+    instead of rescanning every card at every decision."""
     total = 4 * base[P_HAND_SIZE]
     for i in range(ST_LEN):
         st[i] = base[i]
     for s in range(4):
         h2[s] = hs[s]
+    k = st[P_NPLAYED]
     play_card(st, h2, c, pl2, ps2, tw2, power, fclass, cmask, rules)
+    played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
     solved = False
     dd = 0.0
     while st[P_NPLAYED] < total:
@@ -318,11 +322,13 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
                 solved = True
         s = st[P_TURN]
         lg = legal_mask(st, h2[s], pl2, fclass, cmask)
-        d = heuristic.card(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, tw2, power, fclass, cmask,
-                           rules, HPARAMS, rng)
+        d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
+                                   rules, HPARAMS, played, voids, qc)
         if d < 0 or not (lg >> d) & 1:
             d = lowest_bit_index(lg)
+        k = st[P_NPLAYED]
         play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
+        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
     score_deal(st, pl2, ps2, tw2, items, res)
     if solved:
         return dd + extra_points(st, seat, items)
@@ -335,7 +341,7 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
 
 @kernel
 def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
-                 rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums):
+                 rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc):
     """Add to ``sums[c]`` the value for ``seat`` of each candidate card c of ``cands`` on one deal: the
     position ``base`` (public part and hidden fields), the hands ``hs``, the cards so far in ``pl2``,
     ``ps2``, ``tw2``. With ``solving``, the double-dummy solver's values (``solve_card_values`` with
@@ -343,7 +349,7 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
     points of a rollout after the card), unless the solve runs past ``node_limit`` nodes (0: no
     limit); else a rollout per card (``play_out``; with ``rollout_solve`` > 0 handing over to the
     solver once that many tricks are left). ``values``, ``st``, ``h2``, ``items``, ``res``: scratch.
-    Returns True when the solver gave the values."""
+    ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards so far. Returns True when the solver gave the values."""
     total = 4 * base[P_HAND_SIZE]
     if solving:
         load_position(ws, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules)
@@ -357,7 +363,7 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
                 v = eyes_value(base, seat, values[c], ew, items)
                 if extras:
                     play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, total,
-                             False, ws, tt, st, h2, items, res, rng)
+                             False, ws, tt, st, h2, items, res, rng, played, voids, qc)
                     v += extra_points(st, seat, items)
                 sums[c] += v
             return True
@@ -367,7 +373,7 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
         c = lowest_bit_index(m)
         m &= m - 1
         sums[c] += play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit,
-                            handover, extras, ws, tt, st, h2, items, res, rng)
+                            handover, extras, ws, tt, st, h2, items, res, rng, played, voids, qc)
     return False
 
 
@@ -414,7 +420,7 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
         deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
         set_hidden(base, hs, qc, seat)
         value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
-                     rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums)
+                     rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc)
     best = -1
     best_v = -1e300
     m = cands
