@@ -23,7 +23,7 @@ from typing import Callable
 # only used to tell the user what to expect.
 EXPECTED_SECONDS = {"the deal loop": 60, "the record replay": 10, "the heuristic strategy": 25,
                     "the pimc strategy": 40, "the double-dummy solver": 60,
-                    "the game kernels": 40, "the batched game": 40}
+                    "the game kernels": 55, "the batched game": 45}
 _announced: set[str] = set()
 
 
@@ -101,7 +101,9 @@ def _solver():
 def _vector_game():
     from .vector import VectorGame
     vec = VectorGame(2)
-    vec.step(vec.legal.argmax(axis=1))
+    vec.step(vec.random_actions())
+    vec.observe(dtype="uint8")
+    vec.observe()
 
 
 def _game():

@@ -318,31 +318,51 @@ def bench_conditions(floor, n, passes=4):
         sys.path.remove(tmp)
 
 
-def bench_vector(n_rows, steps):
-    """Issue 16: actions per second of dokosim.VectorGame with random legal actions on all threads
-    (the step alone, and with numpy choosing the random actions), goal >= 10 million."""
+def bench_vector(row_counts, steps):
+    """Issue 16: actions per second of dokosim.VectorGame with random legal actions (drawn in numba by
+    vec.random_actions, timed apart), goal >= 10 million on 2 threads. Per batch size and thread
+    count, three steps: the step a policy needs with uint8 observations (VectorGame(observation=
+    "uint8"): obs / vec.divisors is the float32 tensor) and with float32 observations (both with the
+    int8 legal mask, rewards, done), and the step without observations (legal actions as bits).
+    Wall time and CPU time (all threads) of the steps alone; the machine is shared, so the load
+    average goes with each line, and "with a core per thread" is threads / (CPU seconds per
+    action): the rate if each thread had a core of its own, at the CPU cost measured. The observation's bytes per second are printed beside a plain
+    memory copy's, the bound the float32 observation meets."""
     import numba
     import numpy as np
 
     from dokosim.vector import VectorGame
-    vec = VectorGame(n_rows, seed=1)
-    rng = np.random.default_rng(0)
-    choose = [np.argmax(vec.legal * rng.random(vec.legal.shape), axis=1)]
-    vec.step(choose[0])  # compiled / loaded, warm
-    step_s = total_s = 0.0
-    deals = 0
-    t_all = time.perf_counter()
-    for _ in range(steps):
-        actions = np.argmax(vec.legal * rng.random(vec.legal.shape), axis=1)
-        t = time.perf_counter()
-        _, _, _, done = vec.step(actions)
-        step_s += time.perf_counter() - t
-        deals += int(done.sum())
-    total_s = time.perf_counter() - t_all
-    actions = n_rows * steps
-    print(f"(v) VectorGame, {n_rows:,} rows, random legal actions [{numba.get_num_threads()} thread(s)]: "
-          f"{actions / step_s:12,.0f} actions/s in step, {actions / total_s:12,.0f} with numpy choosing; "
-          f"{deals / total_s:,.0f} deals/s  (goal: 10,000,000 actions/s)")
+    a = np.ones(16 << 20, np.float32)  # 64 MB, beyond the caches
+    b = np.empty_like(a)
+    copy_s = timed(lambda: np.copyto(b, a))
+    print(f"(v) memory: a 64 MB copy moves {2 * a.nbytes / copy_s / 1e9:.1f} GB/s (read + write)")
+    cores = numba.config.NUMBA_NUM_THREADS
+    steps_for = {"uint8": "policy step, uint8 obs + int8 mask", "float32": "policy step, float32 obs + int8 mask",
+                 None: "no observation, legal as bits"}
+    for n in row_counts:
+        for observation, legal in (("uint8", "mask"), ("float32", "mask"), (None, "bits")):
+            for threads in sorted({1, cores}):
+                numba.set_num_threads(threads)
+                vec = VectorGame(n, seed=1, observation=observation, legal=legal)
+                actions = np.empty(n, np.int64)
+                for _ in range(20):  # compiled / loaded, warm
+                    vec.step(vec.random_actions(actions))
+                wall = cpu = 0.0
+                for _ in range(steps):
+                    vec.random_actions(actions)
+                    t, c = time.perf_counter(), time.process_time()
+                    vec.step(actions)
+                    wall += time.perf_counter() - t
+                    cpu += time.process_time() - c
+                done = n * steps
+                obs_rate = "" if observation is None else \
+                    f"; obs {done / wall * vec.obs[0].nbytes / 1e9:.1f} GB/s"
+                print(f"(v) VectorGame {n:5,} rows, {steps_for[observation]:36} [{threads} thread(s)]: "
+                      f"{done / wall:12,.0f} actions/s, {done / cpu:12,.0f} per CPU-second, "
+                      f"{threads * done / cpu:12,.0f} with a core per thread "
+                      f"(load {os.getloadavg()[0]:.1f}{obs_rate})")
+    numba.set_num_threads(cores)
+    print(f"{'':4}goal: 10,000,000 actions/s on 2 threads")
 
 
 def bench_game(floor, n_deals):
@@ -420,7 +440,7 @@ def main():
     if "conditions" in only:
         bench_conditions(floor, int(1_000_000 * scale))
     if "vector" in only:
-        bench_vector(4096 if not args.quick else 512, max(50, int(1000 * scale)))
+        bench_vector((1024, 4096) if not args.quick else (512,), max(50, int(1000 * scale)))
     if "game" in only:
         bench_game(floor, max(200, int(20_000 * scale)))
     if "solver" in only:
