@@ -156,18 +156,31 @@ def bench_club(floor, n):
     print(f"{'':58} speed club / ddv: {club / ddv:.3f} (acceptance: >= 0.8)")
 
 
-def bench_pimc(floor, n):
-    """pimc at all seats, default budget, one thread: full deals per second per core (acceptance: >= 1)."""
+def bench_pimc(floor, n, pairs=2):
+    """pimc at all seats, one thread: full deals per second per core (acceptance: >= 1) at the default
+    budget (the solver in the endgame) and rollouts only (``solve_tricks=0``, the pimc of before). CPU
+    time (time.process_time: the machine is shared), the two in alternating pairs of n deals each
+    (new deals every pair), the total of each."""
     import numba
 
     from dokosim.simulate import Simulator, make_plan
     numba.set_num_threads(1)
-    sim = Simulator(make_plan(n, seed=1, strategy="pimc"))
-    sim.rows(0, 2)  # compile / warm
+    sides = (("default budget", None), ("rollouts only, solve_tricks=0", {"*": {"solve_tricks": 0}}))
+    sims = [Simulator(make_plan(2 + pairs * n, seed=1, strategy="pimc", params=params)) for _, params in sides]
+    for sim in sims:
+        sim.rows(0, 2)  # compile / warm
+    cpu = [0.0] * len(sides)
     with on_floor_core():
-        t = timed(lambda: sim.rows(0, n), repeat=1)
-    report(f"(p) pimc at all seats, default budget [1 thread]", n / t, floor)
-    print(f"{'':58} {n / t:.2f} deals/s per core (acceptance: >= 1)")
+        for p in range(pairs):
+            for i, sim in enumerate(sims):
+                t = time.process_time()
+                sim.rows(2 + p * n, 2 + (p + 1) * n)
+                cpu[i] += time.process_time() - t
+    for (label, _), t in zip(sides, cpu):
+        per_core = pairs * n / t
+        report(f"(p) pimc at all seats, {label} [1 thread]", per_core, floor)
+        print(f"{'':58} {per_core:.2f} deals/s per core, CPU time (acceptance: >= 1)")
+    print(f"{'':58} default / solve_tricks=0: {cpu[1] / cpu[0]:.2f} (speed ratio)")
 
 
 def bench_dask(floor, n, workers=2):
@@ -421,7 +434,7 @@ def main():
     if "club" in only:
         bench_club(floor, int(400_000 * scale))
     if "pimc" in only:
-        bench_pimc(floor, max(4, int(40 * scale)))
+        bench_pimc(floor, max(4, int(100 * scale)))
     if "dask" in only:
         bench_dask(floor, int(20_000_000 * scale))
     if "conditions" in only:

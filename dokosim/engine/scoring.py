@@ -60,6 +60,45 @@ def side_sum(items, side):
     return total
 
 
+@inline_kernel
+def settle(items, eyes_re, tricks_re, n_tricks, lv_re, lv_ko, is_solo):
+    """The winner and the game value of RULES.md 1.6 and 1.7 from Re's eyes and tricks and the
+    calls (``items`` holds the extra points already, row 0 Re): adds the game value items and
+    returns (winner 0 Re / 1 Kontra / 2 none, value, Re's value). ``score_deal`` ends with it;
+    ``strategies.pimc`` scores a double-dummy solve's eyes with it."""
+    eyes_ko = 240 - eyes_re  # nines are worth nothing, so 240 holds without them too
+    tricks_ko = n_tricks - tricks_re
+    re_ok = reaches_target(eyes_re, tricks_re, n_tricks, lv_re, lv_ko, True)
+    ko_ok = reaches_target(eyes_ko, tricks_ko, n_tricks, lv_ko, lv_re, False)
+    achievements(items, 0, eyes_re, eyes_ko, tricks_ko, lv_ko)
+    achievements(items, 1, eyes_ko, eyes_re, tricks_re, lv_re)
+    if re_ok or ko_ok:
+        w = 0 if re_ok else 1
+        lo = 1 - w
+        # the loser keeps only its extra points
+        for i in range(I_UNDER_90, I_AGAINST_QUEENS):
+            items[lo, i] = 0
+        items[w, I_WON] = 1
+        if lv_re >= 1:
+            items[w, I_RE_ANN] += 1
+        if lv_ko >= 1:
+            items[w, I_KO_ANN] += 1
+        for lv in range(2, 6):
+            if lv_re >= lv:
+                items[w, I_NO90_ANN + lv - 2] += 1
+            if lv_ko >= lv:
+                items[w, I_NO90_ANN + lv - 2] += 1
+        if w == 1 and not is_solo:
+            items[1, I_AGAINST_QUEENS] = 1
+        value = side_sum(items, w) - side_sum(items, lo)
+        re_value = value if w == 0 else -value
+    else:
+        w = 2
+        re_value = side_sum(items, 0) - side_sum(items, 1)
+        value = re_value
+    return w, value, re_value
+
+
 @decision_kernel
 def score_deal(st, plays, play_seat, trick_winner, items, res):
     """Score a complete deal into ``items`` (2 x N_ITEMS, row 0 Re) and ``res``."""
@@ -93,38 +132,7 @@ def score_deal(st, plays, play_seat, trick_winner, items, res):
         for k in range(last, last + 4):
             if play_seat[k] == trick_winner[n_tricks - 1] and (plays[k] >> 1) == T_JC:
                 items[0 if (re_mask >> play_seat[k]) & 1 else 1, I_CHARLIE] += 1
-    eyes_ko = 240 - eyes_re  # nines are worth nothing, so 240 holds without them too
-    tricks_ko = n_tricks - tricks_re
-    lv_re = st[P_LEVEL_RE]
-    lv_ko = st[P_LEVEL_KO]
-    re_ok = reaches_target(eyes_re, tricks_re, n_tricks, lv_re, lv_ko, True)
-    ko_ok = reaches_target(eyes_ko, tricks_ko, n_tricks, lv_ko, lv_re, False)
-    achievements(items, 0, eyes_re, eyes_ko, tricks_ko, lv_ko)
-    achievements(items, 1, eyes_ko, eyes_re, tricks_re, lv_re)
-    if re_ok or ko_ok:
-        w = 0 if re_ok else 1
-        lo = 1 - w
-        # the loser keeps only its extra points
-        for i in range(I_UNDER_90, I_AGAINST_QUEENS):
-            items[lo, i] = 0
-        items[w, I_WON] = 1
-        if lv_re >= 1:
-            items[w, I_RE_ANN] += 1
-        if lv_ko >= 1:
-            items[w, I_KO_ANN] += 1
-        for lv in range(2, 6):
-            if lv_re >= lv:
-                items[w, I_NO90_ANN + lv - 2] += 1
-            if lv_ko >= lv:
-                items[w, I_NO90_ANN + lv - 2] += 1
-        if w == 1 and not is_solo:
-            items[1, I_AGAINST_QUEENS] = 1
-        value = side_sum(items, w) - side_sum(items, lo)
-        re_value = value if w == 0 else -value
-    else:
-        w = 2
-        re_value = side_sum(items, 0) - side_sum(items, 1)
-        value = re_value
+    w, value, re_value = settle(items, eyes_re, tricks_re, n_tricks, st[P_LEVEL_RE], st[P_LEVEL_KO], is_solo)
     soloist = st[H_SOLOIST]
     for s in range(4):
         if soloist >= 0:

@@ -1,40 +1,64 @@
-"""``pimc``: perfect-information Monte Carlo search over the heuristic player (docs/strategies.md).
+"""``pimc``: perfect-information Monte Carlo search over the double-dummy solver and the heuristic
+player (docs/strategies.md).
 
 At each card decision with a real choice it deals the unseen cards to the
 other seats at random, consistent with what the seat has seen (each seat's
 number of cards, the voids it has shown, the QC the parties imply: a seat
 known to be Re holds one, a seat known to be Kontra none, the marriage player
-both), plays each distinct legal card on each such deal and the rest of the
-deal with ``heuristic`` at every seat, scores it, and plays the card with the
-best average (its own score plus ``eye_weight`` per eye of its side's margin).
+both), values each distinct legal card on each such deal, and plays the card
+with the best average (its own score plus ``eye_weight`` per eye of its side's
+margin). A card's value on a deal: while the seat holds at most
+``solve_tricks`` cards, the double-dummy solver's (engine/solver.py: Re's final
+eyes after the card under best play with all hands open, scored by
+``eyes_value``); earlier, or when the solve runs past ``node_limit`` nodes, a
+rollout: the rest of the deal played by ``heuristic`` at every seat and scored.
 Every deal is used for every candidate card (common random numbers). The deals
 come from the deal's random stream, so runs stay reproducible. Reservations
-and calls are heuristic's.
+and calls are heuristic's. ``solve_tricks=0`` is the rollouts-only pimc of
+before.
 """
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, TRUMP
+from ..cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, CONTRACT_IS_SOLO, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
-    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, N_ITEMS, P_CLARIFIED, P_CONTRACT,
-    P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST,
-    P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, ST_LEN,
+    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_CLARIFIED, P_CONTRACT,
+    P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_MARRIAGE_SEAT, P_NPLAYED,
+    P_SOLOIST, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, ST_LEN,
 )
 from ..engine.play import legal_mask, play_card
 from ..engine.rng import below
-from ..engine.scoring import score_deal
+from ..engine.scoring import score_deal, settle
+from ..engine.solver import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
 from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_card, scan_plays
 
 NAME = "pimc"
+SOLVE_TRICKS = 4.0
+NODE_LIMIT = 100_000.0
+ROLLOUT_SOLVE = 0.0
+EXTRAS = 0.0
+TABLE_BITS = 14.0
 PARAMS = {
     "samples": (20.0, "deals sampled per card decision"),
     "eye_weight": (0.01, "score points per eye of the side's margin added to a rollout's score"),
     "min_cards": (2.0, "search only while the seat holds at least this many cards"),
+    "solve_tricks": (SOLVE_TRICKS, "value the cards by the double-dummy solver while the seat holds at most "
+                                   "this many cards (0: rollouts only, the pimc of before)"),
+    "node_limit": (NODE_LIMIT, "nodes a solve may search; a sampled deal whose solve runs past it is "
+                               "valued by rollouts (0: no limit)"),
+    "rollout_solve": (ROLLOUT_SOLVE, "a rollout hands over to the solver when this many tricks are left "
+                                     "(0: rollouts play to the end)"),
+    "extras": (EXTRAS, "1: a card the solver values also gets the extra points (fox, doppelkopf, Charlie) "
+                       "of a rollout after it; 0: the solver's eyes alone"),
+    "table_bits": (TABLE_BITS, "the solver's transposition table holds 2**table_bits entries (16 bytes "
+                               "each, allocated per decision)"),
 }
-PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "min_cards": (0.0, 13.0)}
-PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS = range(3)
+PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "min_cards": (0.0, 13.0),
+                "solve_tricks": (0, 12, "integer"), "node_limit": (0, 1e12, "integer"),
+                "rollout_solve": (0, 12, "integer"), "extras": (0, 1, "integer"), "table_bits": (4, 26, "integer")}
+PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS = range(8)
 # the heuristic's defaults, for the rollouts and the decisions pimc leaves to it
 HPARAMS = np.zeros(16, dtype=np.float64)
 for _i, _v in enumerate(heuristic.PARAMS.values()):
@@ -203,7 +227,9 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
         return heuristic.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
                               rules, HPARAMS, rng)
     return search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
-                  int(params[PI_SAMPLES]), params[PI_EYE_WEIGHT], rng)
+                  int(params[PI_SAMPLES]), params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
+                  int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
+                  int(params[PI_TABLE_BITS]), rng)
 
 
 @kernel
@@ -229,12 +255,134 @@ def implied_queens(pub, seat, qc):
 
 
 @kernel
+def eyes_value(st, seat, eyes_re, ew, items):
+    """What a deal that ends with Re holding ``eyes_re`` eyes is worth to ``seat`` (the parties and
+    calls of ``st``): its score without extra points (``scoring.settle``; schwarz only at 0 or 240
+    eyes, as the eyes cannot tell the tricks) plus ``ew`` per eye of its side's margin. Strictly
+    monotone in ``eyes_re`` (rising for Re, falling for Kontra), so the double-dummy best play for
+    eyes is best play for this value too."""
+    for i in range(N_ITEMS):
+        items[0, i] = 0
+        items[1, i] = 0
+    n = st[P_HAND_SIZE]
+    tricks_re = n if eyes_re == 240 else (0 if eyes_re == 0 else 1)
+    w, value, re_value = settle(items, eyes_re, tricks_re, n, st[P_LEVEL_RE], st[P_LEVEL_KO],
+                                CONTRACT_IS_SOLO[st[H_CONTRACT]] == 1)
+    margin = 2 * eyes_re - 240
+    if (st[H_RE_MASK] >> seat) & 1:
+        score = 3 * re_value if st[H_SOLOIST] == seat else re_value
+    else:
+        score = -re_value
+        margin = -margin
+    return score + ew * margin
+
+
+@inline_kernel
+def extra_points(st, seat, items):
+    """The extra points (fox, doppelkopf, Charlie) of ``seat``'s side less the other side's, from a
+    scored deal's ``items`` (row 0 Re; parties of ``st``)."""
+    mine = 0 if (st[H_RE_MASK] >> seat) & 1 else 1
+    return (items[mine, I_FOX] + items[mine, I_DOPPELKOPF] + items[mine, I_CHARLIE]
+            - items[1 - mine, I_FOX] - items[1 - mine, I_DOPPELKOPF] - items[1 - mine, I_CHARLIE])
+
+
+@kernel
+def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, handover, extras,
+             ws, tt, st, h2, items, res, rng, played, voids, qc):
+    """The value for ``seat`` of card ``c`` on one deal (``base``, ``hs``, the cards so far in ``pl2``,
+    ``ps2``, ``tw2``) by a rollout: the rest of the deal played by ``heuristic`` at every seat and
+    scored (its score plus ``ew`` per eye of its side's margin). At the first trick boundary from
+    ``handover`` cards played on (``4 * hand_size``: never), the solver's eyes from there instead,
+    scored by ``eyes_value`` (the rollout plays on if the solve runs past ``node_limit`` nodes);
+    with ``extras``, such a value gets the extra points of the rollout played on to the end. On
+    return ``st``, ``items`` hold the rollout's last position and scored items (when it played to
+    the end). ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards before ``c``; the
+    rollout keeps them up to date card by card (cardcount.scan_card) for heuristic.card_scanned
+    instead of rescanning every card at every decision."""
+    total = 4 * base[P_HAND_SIZE]
+    for i in range(ST_LEN):
+        st[i] = base[i]
+    for s in range(4):
+        h2[s] = hs[s]
+    k = st[P_NPLAYED]
+    play_card(st, h2, c, pl2, ps2, tw2, power, fclass, cmask, rules)
+    played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+    solved = False
+    dd = 0.0
+    while st[P_NPLAYED] < total:
+        if st[P_NPLAYED] >= handover and (st[P_NPLAYED] & 3) == 0:
+            handover = total  # one try: past the node limit the rollout plays on
+            load_position(ws, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules)
+            ws[W_LIMIT] = ws[W_NODES] + node_limit if node_limit > 0 else 0
+            eyes = solve_eyes(ws, tt)
+            if ws[W_ABORTED] == 0:
+                dd = eyes_value(st, seat, eyes, ew, items)
+                if not extras:
+                    return dd
+                solved = True
+        s = st[P_TURN]
+        lg = legal_mask(st, h2[s], pl2, fclass, cmask)
+        d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
+                                   rules, HPARAMS, played, voids, qc)
+        if d < 0 or not (lg >> d) & 1:
+            d = lowest_bit_index(lg)
+        k = st[P_NPLAYED]
+        play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
+        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+    score_deal(st, pl2, ps2, tw2, items, res)
+    if solved:
+        return dd + extra_points(st, seat, items)
+    re = (st[H_RE_MASK] >> seat) & 1
+    margin = 2 * res[RES_EYES_RE] - 240
+    if re == 0:
+        margin = -margin
+    return res[RES_SCORE + seat] + ew * margin
+
+
+@kernel
+def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
+                 rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc):
+    """Add to ``sums[c]`` the value for ``seat`` of each candidate card c of ``cands`` on one deal: the
+    position ``base`` (public part and hidden fields), the hands ``hs``, the cards so far in ``pl2``,
+    ``ps2``, ``tw2``. With ``solving``, the double-dummy solver's values (``solve_card_values`` with
+    the workspace ``ws`` and table ``tt``, scored by ``eyes_value``; with ``extras``, plus the extra
+    points of a rollout after the card), unless the solve runs past ``node_limit`` nodes (0: no
+    limit); else a rollout per card (``play_out``; with ``rollout_solve`` > 0 handing over to the
+    solver once that many tricks are left). ``values``, ``st``, ``h2``, ``items``, ``res``: scratch.
+    ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards so far. Returns True when the solver gave the values."""
+    total = 4 * base[P_HAND_SIZE]
+    if solving:
+        load_position(ws, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules)
+        ws[W_LIMIT] = ws[W_NODES] + node_limit if node_limit > 0 else 0
+        solve_card_values(ws, tt, values)
+        if ws[W_ABORTED] == 0:
+            m = cands
+            while m:
+                c = lowest_bit_index(m)
+                m &= m - 1
+                v = eyes_value(base, seat, values[c], ew, items)
+                if extras:
+                    play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, total,
+                             False, ws, tt, st, h2, items, res, rng, played, voids, qc)
+                    v += extra_points(st, seat, items)
+                sums[c] += v
+            return True
+    handover = total - 4 * rollout_solve if rollout_solve > 0 else total
+    m = cands
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        sums[c] += play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit,
+                            handover, extras, ws, tt, st, h2, items, res, rng, played, voids, qc)
+    return False
+
+
+@kernel
 def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-           ew, rng):
+           ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng):
     """The card with the best average over n_samples sampled deals (see the module doc)."""
     cands = distinct(legal)
     n = pub[P_NPLAYED]
-    total = 4 * pub[P_HAND_SIZE]
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
     unseen = deck_cards(rules) & ~played & ~hand
     cap0 = np.zeros(4, dtype=np.int64)
@@ -262,39 +410,17 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
     for t in range(n >> 2):
         tw2[t] = trick_winner[t]
     sums = np.zeros(48, dtype=np.float64)
+    solving = popcount(hand) <= solve_tricks
+    # the solver's scratch, for this decision only (so that no state outlives it)
+    scratch = solving or rollout_solve > 0
+    ws = np.zeros(W_LEN if scratch else 1, dtype=np.int64)
+    tt = np.zeros((2 << table_bits) if scratch else 2, dtype=np.int64)
+    values = np.zeros(48, dtype=np.int64)
     for _ in range(n_samples):
         deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
         set_hidden(base, hs, qc, seat)
-        m = cands
-        while m:
-            c = lowest_bit_index(m)
-            m &= m - 1
-            for i in range(ST_LEN):
-                st[i] = base[i]
-            for s in range(4):
-                h2[s] = hs[s]
-            # what heuristic's scan of the cards so far would find, kept up to date card by card
-            r_played, r_voids, r_qc = played, voids, qc
-            d = c
-            while True:
-                k = st[P_NPLAYED]
-                play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
-                r_played, r_voids, r_qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]],
-                                                    r_played, r_voids, r_qc)
-                if st[P_NPLAYED] >= total:
-                    break
-                s = st[P_TURN]
-                lg = legal_mask(st, h2[s], pl2, fclass, cmask)
-                d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
-                                           rules, HPARAMS, r_played, r_voids, r_qc)
-                if d < 0 or not (lg >> d) & 1:
-                    d = lowest_bit_index(lg)
-            score_deal(st, pl2, ps2, tw2, items, res)
-            re = (st[H_RE_MASK] >> seat) & 1
-            margin = 2 * res[RES_EYES_RE] - 240
-            if re == 0:
-                margin = -margin
-            sums[c] += res[RES_SCORE + seat] + ew * margin
+        value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
+                     rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc)
     best = -1
     best_v = -1e300
     m = cands
