@@ -205,7 +205,7 @@ def test_runs_do_not_depend_on_the_thread_count():
     """Rows depend only on (seed, deal_id): the same on one thread and on two (the solver's scratch
     lives for one decision)."""
     from dokosim.simulate import simulate
-    params = {"*": {"samples": 4}}
+    params = {"*": {"samples": 4, "solve_tricks": 4}}
     one = simulate(6, seed=77, strategy="pimc", params=params, threads=1)
     two = simulate(6, seed=77, strategy="pimc", params=params, threads=2)
     assert one.equals(two)

@@ -14,8 +14,9 @@ eyes after the card under best play with all hands open, scored by
 rollout: the rest of the deal played by ``heuristic`` at every seat and scored.
 Every deal is used for every candidate card (common random numbers). The deals
 come from the deal's random stream, so runs stay reproducible. Reservations
-and calls are heuristic's. ``solve_tricks=0`` is the rollouts-only pimc of
-before.
+and calls are heuristic's. ``solve_tricks=0`` (the default) is the
+rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
+tricks.
 """
 import numpy as np
 
@@ -35,7 +36,7 @@ from . import heuristic
 from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_card, scan_plays
 
 NAME = "pimc"
-SOLVE_TRICKS = 4.0
+SOLVE_TRICKS = 0.0  # the solver's endgame is opt-in until the studies are re-run with it (docs/strategies.md)
 NODE_LIMIT = 100_000.0
 ROLLOUT_SOLVE = 0.0
 EXTRAS = 0.0
