@@ -99,3 +99,24 @@ def test_a_plugin_of_plain_python_functions_is_refused_before_compiling(tmp_path
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(StrategyError, match=r"reserve, call, card must be numba functions"):
         register_path("plain_bot")
+
+
+FORCED_SOLO_AFTER_A_RUN = r"""
+import json
+from dokosim.engine import replay
+from dokosim.simulate import simulate
+simulate(10, seed=1, strategy="simple")
+ready = len(replay.contract_error.signatures)
+simulate(10, seed=1, strategy="simple", contract="queens_solo", declarer=2)
+print(json.dumps({"ready": ready, "signatures": len(replay.contract_error.signatures)}))
+"""
+
+
+def test_a_forced_solo_after_a_run_needs_no_kernel_of_its_own():
+    """The forced-contract check (what advise's solos go through) is compiled or loaded with the deal
+    loop, so the coldstart table's advise after the README main job compiles nothing: in a fresh
+    interpreter, it is ready after a plain run and a forced solo adds no specialisation."""
+    proc = subprocess.run([sys.executable, "-c", FORCED_SOLO_AFTER_A_RUN], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report == {"ready": 1, "signatures": 1}
