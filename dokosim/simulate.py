@@ -1,6 +1,7 @@
 """``dokosim.simulate``: deal and play many deals, returning a DataFrame or writing a dataset."""
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,17 +202,13 @@ def seat_parameters(params, names: list[str], players: int, error=SimulationErro
             for seat, name in enumerate(names)]
 
 
-def contract_check_ready(packed_rules: np.ndarray) -> None:
+@functools.cache
+def contract_check_ready() -> None:
     """Compile (or load) the forced-contract check ``engine.replay.contract_error`` with the deal
     loop, so that a later command with a forced solo (``advise``) compiles nothing of its own; a
     cache load costs milliseconds, once per process."""
-    if not _CONTRACT_CHECK_READY:
-        from .engine.replay import contract_error
-        contract_error(np.zeros(4, dtype=np.int64), C_SOLO_BASE, 0, packed_rules)
-        _CONTRACT_CHECK_READY.append(True)
-
-
-_CONTRACT_CHECK_READY: list[bool] = []
+    from .engine.replay import contract_error
+    contract_error(np.zeros(4, dtype=np.int64), C_SOLO_BASE, 0, Rules().packed())
 
 
 def check_solo_allowed(contract: str, declarer: int, rules: Rules) -> None:
@@ -271,7 +268,7 @@ class Simulator:
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
             loop = ensure_loop(self.module.run_chunk, "the deal loop")
-            contract_check_ready(self.rules)
+            contract_check_ready()
             loop(self.module.MODE_SIMULATE, self.plan.seed, first, n, n_blocks, 4, 1, 0, 0, self.control,
                  self.rules, self.strategy_table, self.strategy_ids, self.params, out, plays, calls)
             if self.plan.conditions is not None:
