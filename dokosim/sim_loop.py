@@ -27,7 +27,8 @@ from dokosim.engine.layout import (
     O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_RE_MASK, O_SCORE, O_SOLOIST,
     O_TRICKS_RE, O_VALUE, O_WINNER, O_REDEALS, O_POVERTY_PARTNER, O_POVERTY_PASSED,
     O_POVERTY_RETURNED, O_PIGLETS, P_PIGLETS, P_POVERTY_SEAT, R_BOCK_MASK, R_NO_NINES, R_SOLO_MASK, REDEAL, P_CLARIFY_TRICK, P_DEALER, P_DECLARER, P_FIRST_KO,
-    P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_TURN, PUBLIC_LEN,
+    P_CLARIFIED, P_FIRST_RE, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_TURN,
+    PUBLIC_LEN,
     RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN,
 )
 from dokosim.engine.play import (
@@ -73,7 +74,14 @@ def choose_exchange(strategies, sid, seat, hand, phase, pub, rules, params, rng)
 def choose_call(strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
                 cmask, rules, params, rng):
     """The call (0: none, else the level) of strategy ``sid``."""
-    inline = strategies[sid, T_INLINE]
+    return choose_call_inline(strategies[sid, T_INLINE], strategies, sid, seat, hand, legal, pub, plays,
+                              play_seat, trick_winner, power, fclass, cmask, rules, params, rng)
+
+
+@inline_kernel
+def choose_call_inline(inline, strategies, sid, seat, hand, legal, pub, plays, play_seat, trick_winner, power,
+                       fclass, cmask, rules, params, rng):
+    """The call of strategy ``sid``, whose strategies[sid, T_INLINE] is ``inline``."""
     if inline == INLINE_RANDOM:
         return random_player.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass,
                                   cmask, rules, params, rng)
@@ -292,13 +300,16 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
     pub = st[:PUBLIC_LEN]
     # call_masks caches legal_calls per seat: it changes only when that seat plays,
     # when a call is made, or when a trick ends (a marriage's clarification)
-    calls_on = control[CTL_CALLS] == 1
+    # calls_open: calls are on and may still be made. Once no seat may call and the parties are
+    # settled, nobody can call again in this deal (limits only tighten as cards are played; only a
+    # call or a marriage's clarification opens new ones), so legal_calls need not run per card.
+    calls_open = control[CTL_CALLS] == 1
     # each seat's strategy kind, once: per card it was a chain of three dependent loads
     seat_inline = stack_zeros(4, np.int64)
     for s in range(4):
         seat_inline[s] = strategies[strategy_ids[s], T_INLINE]
     for k in range(k_from, k_to):
-        if calls_on and (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]):
+        if calls_open and (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]):
             first = st[P_TURN]
             for i in range(4):
                 seat = (first + i) & 3
@@ -306,9 +317,9 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
                 if cap_side >= 0 and (0 if seat_is_re(st, seat) else 1) == cap_side:
                     legal &= (np.int64(2) << cap_level) - 1
                 if legal:
-                    level = choose_call(strategies, strategy_ids[seat], seat, hands[seat], legal, pub,
-                                        plays, play_seat, trick_winner, power, fclass, cmask,
-                                        rules, params[seat], rng)
+                    level = choose_call_inline(seat_inline[seat], strategies, strategy_ids[seat], seat,
+                                               hands[seat], legal, pub, plays, play_seat, trick_winner, power,
+                                               fclass, cmask, rules, params[seat], rng)
                     if level > 0 and (legal >> level) & 1:
                         make_call(st, hands, seat, level)
                         refresh_call_masks(st, hands, call_masks)
@@ -326,11 +337,13 @@ def play_cards(k_from, k_to, n_calls, cap_side, cap_level, control, rules, strat
             card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
             card = popcount(card - 1)
         play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        if calls_on:
+        if calls_open:
             if st[P_NPLAYED] & 3 == 0:
                 refresh_call_masks(st, hands, call_masks)
             else:
                 call_masks[seat] = legal_calls(st, hands, seat)
+            if (call_masks[0] | call_masks[1] | call_masks[2] | call_masks[3]) == 0 and st[P_CLARIFIED] == 1:
+                calls_open = False
     return n_calls
 
 

@@ -86,20 +86,59 @@ def count_trumps(hand, cmask):
 
 @inline_kernel
 def extreme_card(mask, power, fclass, highest):
-    """Highest (or lowest) card of a mask by (trump first, power); ties by eyes for the lowest."""
-    best = -1
-    best_key = 0
+    """Highest (or lowest) card of a mask by (trump first, power); ties by eyes for the lowest;
+    remaining ties: the lowest card index. -1 for an empty mask.
+
+    Branch-free: each card's key and index are packed into one integer (key * 64 + index for
+    the lowest, key * 64 + 63 - index for the highest) and the loop keeps a running min / max,
+    so the choice costs no mispredicted branches (a third of ``simple``'s time was here)."""
+    if mask == 0:
+        return -1
+    best = np.int64(-1) if highest else np.int64(1) << 62
     m = mask
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
         key = power[c] + (1000 if fclass[c] == TRUMP else 0)
-        if not highest:
-            key = key * 16 + EYES[c]
-        if best < 0 or (highest and key > best_key) or (not highest and key < best_key):
-            best = c
-            best_key = key
-    return best
+        if highest:
+            packed = key * 64 + 63 - c
+            best = max(best, packed)
+        else:
+            packed = (key * 16 + EYES[c]) * 64 + c
+            best = min(best, packed)
+    return 63 - (best & 63) if highest else best & 63
+
+
+@inline_kernel
+def winning_cards(cards, pub, plays, power, fclass):
+    """The cards of ``cards`` that, played now, would beat every card already in the trick
+    (``would_win`` for each card, in one pass over the trick): all of them on an empty trick;
+    after a trump, the trumps above the highest trump; else the trumps and the cards of the
+    suit led above its highest card."""
+    start = trick_start(pub)
+    n = pub[P_NPLAYED]
+    if n == start:
+        return cards
+    led = fclass[plays[start]]
+    top_trump = np.int64(-1)
+    top_led = np.int64(-1)
+    for i in range(start, n):
+        c = plays[i]
+        k = fclass[c]
+        if k == TRUMP:
+            top_trump = max(top_trump, power[c])
+        elif k == led:
+            top_led = max(top_led, power[c])
+    winners = np.int64(0)
+    m = cards
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        k = fclass[c]
+        p = power[c]
+        wins = (k == TRUMP and p > top_trump) if top_trump >= 0 else (k == TRUMP or (k == led and p > top_led))
+        winners |= np.int64(wins) << c
+    return winners
 
 
 @inline_kernel

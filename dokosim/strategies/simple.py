@@ -12,8 +12,8 @@ from ..engine.bits import popcount
 from ..engine.jit import inline_kernel
 from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE, RES_POVERTY, RES_THROW_IN
 from .common import (
-    count_trumps, extreme_card, is_known_partner, trick_eyes_so_far, trick_start,
-    winning_seat_so_far, would_win,
+    count_trumps, extreme_card, is_known_partner, trick_eyes_so_far, trick_start, winning_cards,
+    winning_seat_so_far,
 )
 
 NAME = "simple"
@@ -57,25 +57,14 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     n = pub[P_NPLAYED]
     if n == trick_start(pub):
-        aces = legal & ACES
-        m = aces
-        while m:
-            c = extreme_card(m, power, fclass, True)
-            if fclass[c] != TRUMP:
-                return c
-            m &= ~(1 << c)
+        plain_aces = legal & ACES & ~cmask[TRUMP]
+        if plain_aces:
+            return extreme_card(plain_aces, power, fclass, True)
         return extreme_card(legal, power, fclass, False)
     leader = winning_seat_so_far(pub, plays, play_seat, power, fclass, rules)
     if is_known_partner(seat, leader, hand, pub):
         return extreme_card(legal, power, fclass, False)
-    winners = 0
-    m = legal
-    while m:
-        c = m & -m
-        m ^= c
-        idx = popcount(c - 1)
-        if would_win(idx, pub, plays, power, fclass):
-            winners |= c
+    winners = winning_cards(legal, pub, plays, power, fclass)
     last = n & 3 == 3
     if winners and (last or trick_eyes_so_far(pub, plays) >= params[2]):
         return extreme_card(winners, power, fclass, not last)
