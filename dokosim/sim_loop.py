@@ -199,7 +199,7 @@ def run_poverty(poor, dealer, strategies, strategy_ids, params, st, hands, rules
 
 @decision_kernel
 def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, strategies, strategy_ids, params,
-               st, hands, hands0, deck, power, fclass, cmask, rng, choices, contract_out, poverty):
+               st, hands, hands0, power, fclass, cmask, rng, poverty):
     """Deal deal ``deal_id`` (its random stream), resolve the contract and set up ``st`` for the
     first card. Returns (contract, redeals); redeals is -1 when the run's condition
     (control[K_ON], engine/conditions.py) found no deal within its tries.
@@ -210,6 +210,10 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
     reservation); ``force_seat`` >= 0 must play its compulsory solo now (its strategy's
     reservation names the kind, else default_solo_choice). Plain runs pass 0 and -1.
     """
+    # the start's own scratch, on this kernel's stack: fewer arrays to pass (seven words each)
+    deck = stack_zeros(48, np.int64)
+    choices = stack_zeros(4, np.int64)
+    contract_out = stack_zeros(2, np.int64)
     forced = control[CTL_FORCE_CONTRACT]
     compulsory = control[CTL_COMPULSORY] == 1
     fixed_seat = control[CTL_FIXED_SEAT]
@@ -228,12 +232,7 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
         for s in range(4):
             hands0[s] = hands[s]
         if forced >= 0:
-            contract = forced
-            declarer = control[CTL_FORCE_DECLARER]
-            if forced == C_MARRIAGE:
-                declarer = both_qc_seat(hands)
-                if declarer < 0:
-                    contract = C_NORMAL
+            contract, declarer = forced_contract(control, hands)
             break
         for i in range(PUBLIC_LEN):  # what the reservations may see: this deal only
             st[i] = 0
@@ -279,11 +278,47 @@ def start_deal(seed, deal_id, dealer, owe_mask, force_seat, control, rules, stra
                 contract = C_NORMAL
             break
         attempt += 1
+    setup_contract(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask, rules, poverty)
+    return contract, -1 if given_up else attempt
+
+
+@inline_kernel
+def forced_contract(control, hands):
+    """(contract, declarer) of a run that forces its contract: a forced marriage needs a seat
+    holding both QC and is a normal game without one."""
+    contract = control[CTL_FORCE_CONTRACT]
+    declarer = control[CTL_FORCE_DECLARER]
+    if contract == C_MARRIAGE:
+        declarer = both_qc_seat(hands)
+        if declarer < 0:
+            contract = C_NORMAL
+    return contract, declarer
+
+
+@inline_kernel
+def setup_contract(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask, rules, poverty):
+    """``st`` and the deal's tables for the first card of the contract decided."""
     setup_deal(st, hands, dealer, contract, declarer, compulsory, power, fclass, cmask)
     if contract == C_POVERTY:
         setup_poverty(st, declarer, poverty[0], poverty[3])
     apply_piglets(st, hands, rules, power)
-    return contract, -1 if given_up else attempt
+
+
+@inline_kernel
+def start_forced_deal(seed, deal_id, dealer, control, rules, st, hands, hands0, deck, power, fclass, cmask, rng,
+                      poverty):
+    """``start_deal`` for a run that forces its contract and has no condition or fixed hand:
+    the same steps, inlined into the deal loop (a call of ``start_deal`` passes about a hundred
+    words of array descriptors, a tenth of a random deal's time)."""
+    poverty[0] = -1
+    seed_stream(rng, seed, deal_id, 0)
+    deal_hands(rng, deck, hands, dealer, rules[R_NO_NINES])
+    for s in range(4):
+        hands0[s] = hands[s]
+    contract, declarer = forced_contract(control, hands)
+    setup_contract(st, hands, dealer, contract, declarer, control[CTL_COMPULSORY] == 1, power, fclass, cmask,
+                   rules, poverty)
+    return contract, 0
 
 
 @inline_kernel
@@ -399,7 +434,6 @@ def deal_scratch():
     return (stack_zeros(ST_LEN, np.int64),     # st
             stack_zeros(4, np.int64),          # hands
             stack_zeros(4, np.int64),          # hands0, the hands as dealt
-            stack_zeros(48, np.int64),         # deck
             stack_zeros(48, np.int64),         # plays
             stack_zeros(48, np.int64),         # play_seat
             stack_zeros(12, np.int64),         # trick_winner
@@ -409,8 +443,6 @@ def deal_scratch():
             stack_zeros_2d(2, N_ITEMS, np.int64),  # items
             stack_zeros(RES_LEN, np.int64),    # res
             stack_zeros(RNG_LEN, np.uint64),   # rng
-            stack_zeros(4, np.int64),          # choices
-            stack_zeros(2, np.int64),          # contract_out
             stack_zeros(4, np.int64),          # call_masks
             stack_zeros(4, np.int64))          # poverty
 
@@ -724,8 +756,8 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
               strategies, strategy_ids, params, out, play_out, call_out):
     """Items first + lo .. first + hi - 1 of run_chunk, in one scratch on the stack (no reference
     counting: nothing here allocates on the heap)."""
-    (st, hands, hands0, deck, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
-     rng, choices, contract_out, call_masks, poverty) = deal_scratch()
+    (st, hands, hands0, plays, play_seat, trick_winner, power, fclass, cmask, items, res,
+     rng, call_masks, poverty) = deal_scratch()
     # sessions: the deal's row, who sits where, the bookkeeping
     out_row = stack_zeros(OUT_LEN, np.int64)
     play_log = stack_zeros(48, np.int64)
@@ -750,6 +782,10 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
 
     keep = control[CTL_KEEP_PLAY] == 1
     calls_on = control[CTL_CALLS] == 1
+    deck = stack_zeros(48, np.int64)
+    # a forced contract without a condition or a fixed hand: the deal starts inline
+    forced_plain = (control[CTL_FORCE_CONTRACT] >= 0 and control[CTL_FIXED_SEAT] < 0
+                    and not (control.shape[0] > K_ON and control[K_ON]))
     bock_mask = rules[R_BOCK_MASK]
     deals_per_item = n_deals if mode == MODE_SESSIONS else 1
     for i in range(lo, hi):
@@ -786,9 +822,13 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                 row[PR_LEVEL] = level
                 row[PR_SEAT] = -1
                 row[PR_SIDE] = -1
-            contract, attempt = start_deal(seed, deal_id, edealer, owe_mask, force, control, rules,
-                                           strategies, ids, prm, st, hands, hands0, deck, power, fclass,
-                                           cmask, rng, choices, contract_out, poverty)
+            if forced_plain:
+                contract, attempt = start_forced_deal(seed, deal_id, edealer, control, rules, st, hands, hands0,
+                                                      deck, power, fclass, cmask, rng, poverty)
+            else:
+                contract, attempt = start_deal(seed, deal_id, edealer, owe_mask, force, control, rules,
+                                               strategies, ids, prm, st, hands, hands0, power, fclass,
+                                               cmask, rng, poverty)
             n_cards = 4 * st[P_HAND_SIZE]
             # the deal is played in segments: all of it; or, for a probe, to the moment of the
             # probe (segment 0), then on from there with the call (1) and without it (2)

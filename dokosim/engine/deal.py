@@ -9,7 +9,7 @@ from .layout import (
     RES_THROW_IN,
 )
 from .play import QC_MASK
-from .rng import below
+from .rng import scale_below, step
 
 NINES = np.int64(sum(3 << (2 * (6 * suit + 5)) for suit in range(4)))
 KINGS = np.int64(sum(3 << (2 * (6 * suit + 2)) for suit in range(4)))
@@ -27,11 +27,18 @@ def deal_hands(rng, deck, hands, dealer, no_nines):
         if not (no_nines and (NINES >> c) & 1):
             deck[n] = c
             n += 1
+    # the stream's state in two locals for the shuffle (the same draws as below(rng, i + 1)):
+    # kept in the array, each draw waited for its store and reload, a chain through all 47
+    s0 = rng[0]
+    s1 = rng[1]
     for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
+        out, s0, s1 = step(s0, s1)
+        j = scale_below(out, i + 1)
         x = deck[i]
         deck[i] = deck[j]
         deck[j] = x
+    rng[0] = s0
+    rng[1] = s1
     size = n // 4
     for s in range(4):
         hand = np.int64(0)

@@ -213,11 +213,11 @@ def card_error(st, hands, seat, card, plays, fclass, cmask):
 def best_offset(plays, start, count, power, fclass, dulle, last_trick):
     """Offset (0..count-1) of the card winning so far among ``count`` cards from plays[start]."""
     best = 0
-    best_card = plays[start]
+    best_card = plays[start] & 63  # "& 63" (cards are 0..47): see play_card
     led = fclass[best_card]
     best_trump = led == TRUMP
     for i in range(1, count):
-        c = plays[start + i]
+        c = plays[start + i] & 63
         k = fclass[c]
         wins = False
         if k == TRUMP:
@@ -256,11 +256,13 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cm
     Completes the trick when it is the fourth card: winner, next leader and the
     marriage's clarification.
     """
-    seat = st[P_TURN] & 3  # "& 3": a provably valid index, so numba drops its negative-index fix-up
+    # "& 3", "& 63", "& 15", "& 7": provably valid indices (each value is already in range), so
+    # numba drops its negative-index fix-up, a compare and a select on the path of every card
+    seat = st[P_TURN] & 3
     if not (hands[seat] & (np.int64(1) << card)):
         card ^= 1
     hands[seat] ^= np.int64(1) << card
-    n = st[P_NPLAYED]
+    n = st[P_NPLAYED] & 63
     plays[n] = card
     play_seat[n] = seat
     n += 1
@@ -269,11 +271,11 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cm
         reveal(st, seat, True)
     if n & 3 != 0:
         if n & 3 == 1:
-            st[H_LED_MASK] = cmask[fclass[card]]
+            st[H_LED_MASK] = cmask[fclass[card] & 7]
         st[P_TURN] = (seat + 1) & 3
         return card
-    trick = st[P_TRICK]
-    start = n - 4
+    trick = st[P_TRICK] & 15
+    start = (n - 4) & 63
     last = trick == st[P_HAND_SIZE] - 1
     winner = play_seat[start + best_offset(plays, start, 4, power, fclass, rules[R_DULLE], last)]
     trick_winner[trick] = winner

@@ -37,22 +37,32 @@ def rotl(x, k):
 
 
 @inline_kernel
-def next_u64(state):
-    """Next uint64 of the stream (xoroshiro128+)."""
-    s0 = state[0]
-    s1 = state[1]
+def step(s0, s1):
+    """One xoroshiro128+ step on a state held in two locals: (output, s0, s1) after it."""
     result = s0 + s1
     s1 ^= s0
-    state[0] = rotl(s0, 24) ^ s1 ^ (s1 << np.uint64(16))
-    state[1] = rotl(s1, 37)
+    return result, rotl(s0, 24) ^ s1 ^ (s1 << np.uint64(16)), rotl(s1, 37)
+
+
+@inline_kernel
+def next_u64(state):
+    """Next uint64 of the stream (xoroshiro128+)."""
+    result, s0, s1 = step(state[0], state[1])
+    state[0] = s0
+    state[1] = s1
     return result
+
+
+@inline_kernel
+def scale_below(x, n):
+    """Output ``x`` of the stream as a uniform integer in [0, n) for 0 < n < 2**32 (int64)."""
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @inline_kernel
 def below(state, n):
     """Uniform integer in [0, n) for 0 < n < 2**32, as an int64."""
-    x = next_u64(state) >> np.uint64(32)
-    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+    return scale_below(next_u64(state), n)
 
 
 @inline_kernel
