@@ -8,7 +8,7 @@ from numba import njit
 from dokosim.cards import EYES, FOLLOW_CLASS, POWER, T_9D, T_AD, TRUMP
 from dokosim.engine.layout import P_NPLAYED, PUBLIC_LEN
 from dokosim.engine.play import PIGLET_POWER, SUPERPIGLET_POWER
-from dokosim.strategies.common import extreme_card, winning_cards
+from dokosim.strategies.common import extreme_card, trick_eyes_so_far, winning_cards
 
 
 @njit(cache=True)
@@ -19,6 +19,11 @@ def _extreme(mask, power, fclass, highest):
 @njit(cache=True)
 def _winners(cards, pub, plays, power, fclass):
     return winning_cards(cards, pub, plays, power, fclass)
+
+
+@njit(cache=True)
+def _trick_eyes(pub, plays):
+    return trick_eyes_so_far(pub, plays)
 
 
 def extreme_reference(mask, power, fclass, highest):
@@ -95,3 +100,16 @@ def test_winning_cards_equals_would_win_card_by_card():
         assert got == want, (trick, candidates)
         checked_nonempty += want != 0 and trick != []
     assert checked_nonempty > 1000  # the positions test both outcomes, not only empty tricks
+
+
+def test_trick_eyes_so_far_is_the_sum_over_the_trick():
+    rng = np.random.default_rng(7)
+    pub = np.zeros(PUBLIC_LEN, dtype=np.int64)
+    plays = np.zeros(48, dtype=np.int64)
+    for _ in range(500):
+        cards = rng.permutation(48)
+        n = int(rng.integers(0, 48))
+        plays[:n] = cards[:n]
+        pub[P_NPLAYED] = n
+        start = n - n % 4
+        assert _trick_eyes(pub, plays) == sum(int(EYES[c]) for c in cards[start:n])

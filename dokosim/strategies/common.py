@@ -22,9 +22,18 @@ def trick_start(pub):
 
 @inline_kernel
 def trick_eyes_so_far(pub, plays):
+    """Eyes of the cards in the current trick. Written out for the at most three cards: as a
+    loop LLVM vectorised it into masked gathers, slower than the three loads (a tenth of
+    heuristic's follow time)."""
+    start = trick_start(pub)
+    count = pub[P_NPLAYED] - start
     total = 0
-    for k in range(trick_start(pub), pub[P_NPLAYED]):
-        total += EYES[plays[k]]
+    if count > 0:
+        total += EYES[plays[start] & 63]
+        if count > 1:
+            total += EYES[plays[start + 1] & 63]
+            if count > 2:
+                total += EYES[plays[start + 2] & 63]
     return total
 
 

@@ -30,7 +30,7 @@ from ..engine.layout import (
 )
 from ..engine.deal import NORMAL_TRUMPS
 from ..engine.play import best_offset
-from .common import EX_ACCEPT, EX_PASS, default_return
+from .common import EX_ACCEPT, EX_PASS, default_return, trick_eyes_so_far
 from .cardcount import (
     QC_MASK, SEATS, above, beats, cards_left, deck_cards, distinct, hand_features, model_logit,
     p_partner_unknown, ranking, scan_plays, survive, teams,
@@ -302,9 +302,7 @@ def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, 
     wofs = best_offset(plays, start, pos, power, fclass, dulle, last_trick)
     wcard = plays[start + wofs]
     wseat = play_seat[start + wofs]
-    e0 = 0
-    for i in range(start, n):
-        e0 += EYES[plays[i]]
+    e0 = trick_eyes_so_far(pub, plays)
     nb = 3 - pos
     threat = SEATS & ~partners & ~(np.int64(1) << seat)
     q = p_partner_unknown(seat, hand, pub, partners, opps)
