@@ -327,7 +327,9 @@ def play_random_cards(k_from, k_to, st, hands, plays, play_seat, trick_winner, p
     """Cards k_from .. k_to - 1 with ``random`` at every seat and no calls left: the same plays as
     play_cards, in a loop without the strategy table's call (which may read st), so that LLVM
     keeps the turn, the card count and the stream in registers (about a tenth of random play's
-    time; the same loop with ``simple`` in it gained nothing for simple and lost random's gain)."""
+    time; the same loop with ``simple`` in it gained nothing for simple and lost random's gain).
+    No check for an illegal answer: ``random`` picks a card of the legal mask, which a hand that
+    still holds cards never leaves empty (tests/test_fast_paths.py compares with the general loop)."""
     pub = st[:PUBLIC_LEN]
     for _ in range(k_from, k_to):
         seat = st[P_TURN] & 3

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from dokosim.cards import EYES, FOLLOW_CLASS, POWER, T_9D, T_AD, TRUMP
+from dokosim.cards import EYES, FOLLOW_CLASS, POWER, SCHEME_NORMAL, T_9D, T_AD, TRUMP
 from dokosim.engine.layout import P_NPLAYED, PUBLIC_LEN
 from dokosim.engine.play import PIGLET_POWER, SUPERPIGLET_POWER
 from dokosim.strategies.common import extreme_card, trick_eyes_so_far, winning_cards
@@ -59,7 +59,7 @@ def random_tables(rng):
     """A scheme's ranking, with the piglets' raised powers half of the time."""
     scheme = int(rng.integers(POWER.shape[0]))
     power = POWER[scheme].astype(np.int64).copy()
-    if scheme == 0 and rng.random() < 0.5:
+    if scheme == SCHEME_NORMAL and rng.random() < 0.5:
         power[[2 * T_AD, 2 * T_AD + 1]] = PIGLET_POWER
         if rng.random() < 0.5:
             power[[2 * T_9D, 2 * T_9D + 1]] = SUPERPIGLET_POWER

@@ -122,8 +122,8 @@ def extreme_card(mask, power, fclass, highest):
 def winning_cards(cards, pub, plays, power, fclass):
     """The cards of ``cards`` that, played now, would beat every card already in the trick
     (``would_win`` for each card, in one pass over the trick): all of them on an empty trick;
-    after a trump, the trumps above the highest trump; else the trumps and the cards of the
-    suit led above its highest card."""
+    when the trick holds a trump, the trumps above its highest trump; else the trumps and the
+    cards of the suit led above its highest card."""
     start = trick_start(pub)
     n = pub[P_NPLAYED]
     if n == start:
