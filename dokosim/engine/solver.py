@@ -683,6 +683,35 @@ def _master_eyes(ws, holder, masters):
 
 
 @inline_kernel
+def _side_master_eyes(ws, holder, re_mask, live):
+    """A lower bound on the eyes the side of ``holder`` (the seat holding the top trump) takes
+    from a trick boundary: for each seat of that side, its masters (trumps above every
+    opponent's trump, not tied with one; a partner's trump does not count against them) each
+    win for the side the trick they are played in, one trick each, and every other seat gives a
+    card to each of those tricks (at least its cards with the fewest eyes); the best seat's."""
+    trumps = ws[W_CLASSES + 4]
+    side = (re_mask >> holder) & 1
+    opp = np.int64(0)
+    for s in range(4):
+        if ((re_mask >> s) & 1) != side:
+            opp |= ws[W_HELD + s]
+    opp &= live & trumps
+    best = 0
+    for s in range(4):
+        if ((re_mask >> s) & 1) != side:
+            continue
+        mine = ws[W_HELD + s] & trumps
+        if opp != 0:
+            top = _highest_bit_index(opp)
+            mine &= ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+        if mine != 0:
+            e = _master_eyes(ws, s, mine)
+            if e > best:
+                best = e
+    return best
+
+
+@inline_kernel
 def _table_index(tt, key):
     """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
@@ -780,33 +809,37 @@ def search(ws, tt, alpha, beta):
             old = tt[2 * slot_i + 1]
             if (old >> 29) == ws[W_GEN] and ((old >> 23) & 63) > left:
                 slot_i += 1
-        # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
+        # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks. Before
+        # a marriage's clarification a trick won by a seat outside Re moves it to Re, so only
+        # Re's lower bounds hold then (its tricks stay Re's).
         leader = st[P_TURN] & 3
+        re_mask = st[H_RE_MASK]
+        settled = st[P_CLARIFIED] != 0
         sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
         sure = max(_sure_trump_eyes(ws, leader, sure_slots), _quick_eyes(ws, leader, sure_slots))
         if STATS:
-            if ((st[H_RE_MASK] >> leader) & 1 and sure >= beta) or (not (st[H_RE_MASK] >> leader) & 1 and rem - sure <= alpha):
+            if ((re_mask >> leader) & 1 and sure >= beta) or (settled and not (re_mask >> leader) & 1 and rem - sure <= alpha):
                 ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
-        if (st[H_RE_MASK] >> leader) & 1:
+        if (re_mask >> leader) & 1:
             if sure >= beta:
                 return sure
-        elif rem - sure <= alpha:
+        elif settled and rem - sure <= alpha:
             return rem - sure
-        if sure_slots == 0:
-            # later tricks: another seat holds the top trump; its trumps above every other
-            # seat's win a trick each whenever played, and each other seat gives a card to each
-            holder = _top_trump_holder(ws, ws[W_LIVE])
-            if holder >= 0:
-                masters = _sure_trumps(ws, holder, ws[W_LIVE])
-                later = _master_eyes(ws, holder, masters)
-                if STATS:
-                    if ((st[H_RE_MASK] >> holder) & 1 and later >= beta) or (not (st[H_RE_MASK] >> holder) & 1 and rem - later <= alpha):
-                        ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
-                if (st[H_RE_MASK] >> holder) & 1:
-                    if later >= beta:
-                        return later
-                elif rem - later <= alpha:
-                    return rem - later
+        # later tricks: a trump of the side holding the top trump that ranks above every
+        # opponent's trump (not tied with one) wins the trick it is played in, whoever leads
+        # (its partner may only take the trick instead); a seat's masters are in distinct
+        # tricks, and each other seat gives a card to each of those tricks
+        holder = _top_trump_holder(ws, ws[W_LIVE])
+        if holder >= 0 and (settled or (re_mask >> holder) & 1):
+            later = _side_master_eyes(ws, holder, re_mask, ws[W_LIVE])
+            if STATS:
+                if ((re_mask >> holder) & 1 and later >= beta) or (not (re_mask >> holder) & 1 and rem - later <= alpha):
+                    ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
+            if (re_mask >> holder) & 1:
+                if later >= beta:
+                    return later
+            elif rem - later <= alpha:
+                return rem - later
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
         to_come = ws[W_HAND_EYES]
