@@ -978,7 +978,7 @@ def search(ws, tt, alpha, beta):
                 best_move = c
                 b = min(b, v)
         if a >= b:
-            ws[hist + c] += 4 * st[P_HAND_SIZE] - n
+            ws[hist + c] += (4 * st[P_HAND_SIZE] - n) * (4 * st[P_HAND_SIZE] - n)
             if STATS:
                 ws[W_STATS + 48 * S_CUT + n] += 1
                 ws[W_STATS + 48 * S_CUT_IDX + n] += i
