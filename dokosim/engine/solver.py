@@ -909,9 +909,10 @@ def search(ws, tt, alpha, beta):
             if c == tt_move:
                 score = 1 << 20
             else:
-                score = min(ws[hist + c], (1 << 19) - 1)
                 if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
-                    score += 1 << 19
+                    score = (1 << 19) + (EYES[c] << 14) + min(ws[hist + c], (1 << 14) - 1)
+                else:
+                    score = min(ws[hist + c], (1 << 19) - 1)
         else:
             wins = _beats(plays, n + 1, c, top_card, power, fclass, dulle, last)
             safe = wins and not (_beats(plays, n + 1, threat1, c, power, fclass, dulle, last)
