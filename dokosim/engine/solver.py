@@ -283,6 +283,47 @@ def _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
 
 
 @inline_kernel
+def _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+    """Whether a partner of ``seat`` has an answer to the lead ``c`` (its strongest: the highest
+    card of the suit led, or when void its highest trump) that beats ``c`` and that no opponent's
+    strongest answer beats (for the move ordering only: the seats' order in the trick is not
+    considered)."""
+    cls = ws[W_CLASSES + fclass[c]]
+    trump_slots = ws[W_CLASSES + 4]
+    side = (re_mask >> seat) & 1
+    for j in range(1, 4):
+        p = (seat + j) & 3
+        if ((re_mask >> p) & 1) != side:
+            continue
+        sl = ws[W_HELD + p]
+        lg = sl & cls
+        if lg == 0:
+            lg = sl & trump_slots
+        if lg == 0:
+            continue
+        pc = ws[W_CARD + _highest_bit_index(lg)]
+        if not _beats(plays, n + 1, pc, c, power, fclass, dulle, last):
+            continue
+        ok = True
+        for i in range(1, 4):
+            s = (seat + i) & 3
+            if ((re_mask >> s) & 1) == side:
+                continue
+            ol = ws[W_HELD + s]
+            og = ol & cls
+            if og == 0:
+                og = ol & trump_slots
+            if og == 0:
+                continue
+            if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(og)], pc, power, fclass, dulle, last):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+@inline_kernel
 def _quasi_equivalent(ws, mine, live, x, y):
     """Whether cards ``x`` and ``y`` of the seat holding ``mine`` play alike but for their eyes:
     the same class, and no other seat holds, or has on the table, a card of the class ranking
@@ -911,8 +952,10 @@ def search(ws, tt, alpha, beta):
             else:
                 if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
                     score = (1 << 19) + (EYES[c] << 14) + min(ws[hist + c], (1 << 14) - 1)
+                elif _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+                    score = (1 << 18) + (EYES[c] << 13) + min(ws[hist + c], (1 << 13) - 1)
                 else:
-                    score = min(ws[hist + c], (1 << 19) - 1)
+                    score = min(ws[hist + c], (1 << 18) - 1)
         else:
             wins = _beats(plays, n + 1, c, top_card, power, fclass, dulle, last)
             safe = wins and not (_beats(plays, n + 1, threat1, c, power, fclass, dulle, last)
