@@ -906,6 +906,7 @@ def search(ws, tt, alpha, beta):
     last = st[P_TRICK] == st[P_HAND_SIZE] - 1
     partner_wins = False
     safe_partner = False
+    partner_later = False
     threat1 = -1
     threat2 = -1
     top_card = -1
@@ -938,6 +939,27 @@ def search(ws, tt, alpha, beta):
         if partner_wins:
             safe_partner = not (_beats(plays, n + 1, threat1, top_card, power, fclass, dulle, last)
                                 or _beats(plays, n + 1, threat2, top_card, power, fclass, dulle, last))
+        else:
+            # a partner still to play whose strongest card beats the trick's and no opponent's
+            # strongest card (order in the trick not considered): smear on it
+            for j in range(1, 4 - k):
+                s = (seat + j) & 3
+                if ((re_mask >> s) & 1) != ((re_mask >> seat) & 1):
+                    continue
+                sl = ws[W_HELD + s]
+                lg = sl & led_slots
+                if lg == 0:
+                    lg = sl
+                tr = lg & trump_slots
+                if tr == 0:
+                    tr = lg & led_slots
+                if tr == 0:
+                    continue
+                pc = ws[W_CARD + _highest_bit_index(tr)]
+                if (_beats(plays, n + 1, pc, top_card, power, fclass, dulle, last)
+                        and not _beats(plays, n + 1, threat1, pc, power, fclass, dulle, last)
+                        and not _beats(plays, n + 1, threat2, pc, power, fclass, dulle, last)):
+                    partner_later = True
     nm = 0
     m = legal
     while m:
@@ -969,6 +991,8 @@ def search(ws, tt, alpha, beta):
                 score = (3 << 10) + (64 + EYES[c] if k == 3 else 300 - power[c])
             elif wins:
                 score = (2 << 10) + 300 - power[c]
+            elif partner_later:
+                score = (1 << 10) + 64 + EYES[c]
             else:
                 score = (1 << 10) + 64 - EYES[c]
         v = score * 64 + c
