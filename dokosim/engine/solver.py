@@ -992,7 +992,7 @@ def search(ws, tt, alpha, beta):
             elif wins:
                 score = (2 << 10) + 300 - power[c]
             elif partner_later:
-                score = (1 << 10) + 64 + EYES[c]
+                score = (2 << 10) + 320 + EYES[c]
             else:
                 score = (1 << 10) + 64 - EYES[c]
         v = score * 64 + c
