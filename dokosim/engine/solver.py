@@ -17,13 +17,14 @@ table at trick boundaries (key: the cards still held up to relative rank (``_ran
 seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
 buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
 win, and at a trick boundary the leader's sure trump tricks, its plain-suit quick tricks and
-the later tricks of the seat holding the top trump), one move per class of equivalent cards
+the later tricks of the side holding the top trump), one move per class of equivalent cards
 (cards of one seat with the same eyes between which no other seat holds a card of the class,
 nor has one on the table; the two copies of a card are the simplest case), quasi-equivalent
 cards (the same with different eyes: skipped when the other's bound plus or minus the
 difference decides the window), move ordering from the open hands (the table's move, a lead
-no opponent can beat, the history of cut-offs; following: a card that surely takes the
-trick, cheap winners, smearing on a partner's safe card, the fewest eyes), and the exact value
+no opponent can beat, a lead a partner surely takes, trumps, the history of cut-offs;
+following: a card that surely takes the trick, smearing on a partner's safe card or one still
+to come, cheap winners, the fewest eyes), and the exact value
 by null-window searches (the first at a guess, then bisecting the range the bounds leave).
 
 Everything a search needs lives in two int64 arrays the caller allocates once and passes in:
