@@ -978,7 +978,10 @@ def search(ws, tt, alpha, beta):
                 elif _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
                     score = (1 << 18) + (EYES[c] << 13) + min(ws[hist + c], (1 << 13) - 1)
                 else:
-                    score = min(ws[hist + c], (1 << 17) - 1) + ((1 << 17) if fclass[c] == 4 else 0)
+                    if fclass[c] == 4:
+                        score = (1 << 17) + (power[c] << 8) + min(ws[hist + c], 255)
+                    else:
+                        score = min(ws[hist + c], (1 << 17) - 1)
         else:
             wins = _beats(plays, n + 1, c, top_card, power, fclass, dulle, last)
             safe = wins and not (_beats(plays, n + 1, threat1, c, power, fclass, dulle, last)
