@@ -17,13 +17,14 @@ table at trick boundaries (key: the cards still held up to relative rank (``_ran
 seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
 buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
 win, and at a trick boundary the leader's sure trump tricks, its plain-suit quick tricks and
-the later tricks of the seat holding the top trump), one move per class of equivalent cards
+the later tricks of the side holding the top trump), one move per class of equivalent cards
 (cards of one seat with the same eyes between which no other seat holds a card of the class,
 nor has one on the table; the two copies of a card are the simplest case), quasi-equivalent
 cards (the same with different eyes: skipped when the other's bound plus or minus the
 difference decides the window), move ordering from the open hands (the table's move, a lead
-no opponent can beat, the history of cut-offs; following: a card that surely takes the
-trick, cheap winners, smearing on a partner's safe card, the fewest eyes), and the exact value
+no opponent can beat, a lead a partner surely takes, trumps, the history of cut-offs;
+following: a card that surely takes the trick, smearing on a partner's safe card or one still
+to come, cheap winners, the fewest eyes), and the exact value
 by null-window searches (the first at a guess, then bisecting the range the bounds leave).
 
 Everything a search needs lives in two int64 arrays the caller allocates once and passes in:
@@ -280,6 +281,47 @@ def _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
         if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(lg)], c, power, fclass, dulle, last):
             return False
     return True
+
+
+@inline_kernel
+def _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+    """Whether a partner of ``seat`` has an answer to the lead ``c`` (its strongest: the highest
+    card of the suit led, or when void its highest trump) that beats ``c`` and that no opponent's
+    strongest answer beats (for the move ordering only: the seats' order in the trick is not
+    considered)."""
+    cls = ws[W_CLASSES + fclass[c]]
+    trump_slots = ws[W_CLASSES + 4]
+    side = (re_mask >> seat) & 1
+    for j in range(1, 4):
+        p = (seat + j) & 3
+        if ((re_mask >> p) & 1) != side:
+            continue
+        sl = ws[W_HELD + p]
+        lg = sl & cls
+        if lg == 0:
+            lg = sl & trump_slots
+        if lg == 0:
+            continue
+        pc = ws[W_CARD + _highest_bit_index(lg)]
+        if not _beats(plays, n + 1, pc, c, power, fclass, dulle, last):
+            continue
+        ok = True
+        for i in range(1, 4):
+            s = (seat + i) & 3
+            if ((re_mask >> s) & 1) == side:
+                continue
+            ol = ws[W_HELD + s]
+            og = ol & cls
+            if og == 0:
+                og = ol & trump_slots
+            if og == 0:
+                continue
+            if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(og)], pc, power, fclass, dulle, last):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
 
 
 @inline_kernel
@@ -683,6 +725,35 @@ def _master_eyes(ws, holder, masters):
 
 
 @inline_kernel
+def _side_master_eyes(ws, holder, re_mask, live):
+    """A lower bound on the eyes the side of ``holder`` (the seat holding the top trump) takes
+    from a trick boundary: for each seat of that side, its masters (trumps above every
+    opponent's trump, not tied with one; a partner's trump does not count against them) each
+    win for the side the trick they are played in, one trick each, and every other seat gives a
+    card to each of those tricks (at least its cards with the fewest eyes); the best seat's."""
+    trumps = ws[W_CLASSES + 4]
+    side = (re_mask >> holder) & 1
+    opp = np.int64(0)
+    for s in range(4):
+        if ((re_mask >> s) & 1) != side:
+            opp |= ws[W_HELD + s]
+    opp &= live & trumps
+    best = 0
+    for s in range(4):
+        if ((re_mask >> s) & 1) != side:
+            continue
+        mine = ws[W_HELD + s] & trumps
+        if opp != 0:
+            top = _highest_bit_index(opp)
+            mine &= ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+        if mine != 0:
+            e = _master_eyes(ws, s, mine)
+            if e > best:
+                best = e
+    return best
+
+
+@inline_kernel
 def _table_index(tt, key):
     """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
@@ -780,33 +851,37 @@ def search(ws, tt, alpha, beta):
             old = tt[2 * slot_i + 1]
             if (old >> 29) == ws[W_GEN] and ((old >> 23) & 63) > left:
                 slot_i += 1
-        # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks
+        # quick tricks: the leader's side surely takes the eyes of its top trumps' tricks. Before
+        # a marriage's clarification a trick won by a seat outside Re moves it to Re, so only
+        # Re's lower bounds hold then (its tricks stay Re's).
         leader = st[P_TURN] & 3
+        re_mask = st[H_RE_MASK]
+        settled = st[P_CLARIFIED] != 0
         sure_slots = _sure_trumps(ws, leader, ws[W_LIVE])
         sure = max(_sure_trump_eyes(ws, leader, sure_slots), _quick_eyes(ws, leader, sure_slots))
         if STATS:
-            if ((st[H_RE_MASK] >> leader) & 1 and sure >= beta) or (not (st[H_RE_MASK] >> leader) & 1 and rem - sure <= alpha):
+            if ((re_mask >> leader) & 1 and sure >= beta) or (settled and not (re_mask >> leader) & 1 and rem - sure <= alpha):
                 ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
-        if (st[H_RE_MASK] >> leader) & 1:
+        if (re_mask >> leader) & 1:
             if sure >= beta:
                 return sure
-        elif rem - sure <= alpha:
+        elif settled and rem - sure <= alpha:
             return rem - sure
-        if sure_slots == 0:
-            # later tricks: another seat holds the top trump; its trumps above every other
-            # seat's win a trick each whenever played, and each other seat gives a card to each
-            holder = _top_trump_holder(ws, ws[W_LIVE])
-            if holder >= 0:
-                masters = _sure_trumps(ws, holder, ws[W_LIVE])
-                later = _master_eyes(ws, holder, masters)
-                if STATS:
-                    if ((st[H_RE_MASK] >> holder) & 1 and later >= beta) or (not (st[H_RE_MASK] >> holder) & 1 and rem - later <= alpha):
-                        ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
-                if (st[H_RE_MASK] >> holder) & 1:
-                    if later >= beta:
-                        return later
-                elif rem - later <= alpha:
-                    return rem - later
+        # later tricks: a trump of the side holding the top trump that ranks above every
+        # opponent's trump (not tied with one) wins the trick it is played in, whoever leads
+        # (its partner may only take the trick instead); a seat's masters are in distinct
+        # tricks, and each other seat gives a card to each of those tricks
+        holder = _top_trump_holder(ws, ws[W_LIVE])
+        if holder >= 0 and (settled or (re_mask >> holder) & 1):
+            later = _side_master_eyes(ws, holder, re_mask, ws[W_LIVE])
+            if STATS:
+                if ((re_mask >> holder) & 1 and later >= beta) or (not (re_mask >> holder) & 1 and rem - later <= alpha):
+                    ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
+            if (re_mask >> holder) & 1:
+                if later >= beta:
+                    return later
+            elif rem - later <= alpha:
+                return rem - later
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
         to_come = ws[W_HAND_EYES]
@@ -832,6 +907,7 @@ def search(ws, tt, alpha, beta):
     last = st[P_TRICK] == st[P_HAND_SIZE] - 1
     partner_wins = False
     safe_partner = False
+    partner_later = False
     threat1 = -1
     threat2 = -1
     top_card = -1
@@ -864,6 +940,27 @@ def search(ws, tt, alpha, beta):
         if partner_wins:
             safe_partner = not (_beats(plays, n + 1, threat1, top_card, power, fclass, dulle, last)
                                 or _beats(plays, n + 1, threat2, top_card, power, fclass, dulle, last))
+        else:
+            # a partner still to play whose strongest card beats the trick's and no opponent's
+            # strongest card (order in the trick not considered): smear on it
+            for j in range(1, 4 - k):
+                s = (seat + j) & 3
+                if ((re_mask >> s) & 1) != ((re_mask >> seat) & 1):
+                    continue
+                sl = ws[W_HELD + s]
+                lg = sl & led_slots
+                if lg == 0:
+                    lg = sl
+                tr = lg & trump_slots
+                if tr == 0:
+                    tr = lg & led_slots
+                if tr == 0:
+                    continue
+                pc = ws[W_CARD + _highest_bit_index(tr)]
+                if (_beats(plays, n + 1, pc, top_card, power, fclass, dulle, last)
+                        and not _beats(plays, n + 1, threat1, pc, power, fclass, dulle, last)
+                        and not _beats(plays, n + 1, threat2, pc, power, fclass, dulle, last)):
+                    partner_later = True
     nm = 0
     m = legal
     while m:
@@ -876,9 +973,15 @@ def search(ws, tt, alpha, beta):
             if c == tt_move:
                 score = 1 << 20
             else:
-                score = min(ws[hist + c], (1 << 19) - 1)
                 if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
-                    score += 1 << 19
+                    score = (1 << 19) + (EYES[c] << 14) + min(ws[hist + c], (1 << 14) - 1)
+                elif _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+                    score = (1 << 18) + (EYES[c] << 13) + min(ws[hist + c], (1 << 13) - 1)
+                else:
+                    if fclass[c] == 4:
+                        score = (1 << 17) + (power[c] << 8) + min(ws[hist + c], 255)
+                    else:
+                        score = min(ws[hist + c], (1 << 17) - 1)
         else:
             wins = _beats(plays, n + 1, c, top_card, power, fclass, dulle, last)
             safe = wins and not (_beats(plays, n + 1, threat1, c, power, fclass, dulle, last)
@@ -892,6 +995,8 @@ def search(ws, tt, alpha, beta):
                 score = (3 << 10) + (64 + EYES[c] if k == 3 else 300 - power[c])
             elif wins:
                 score = (2 << 10) + 300 - power[c]
+            elif partner_later:
+                score = (2 << 10) + 320 + EYES[c]
             else:
                 score = (1 << 10) + 64 - EYES[c]
         v = score * 64 + c
@@ -945,7 +1050,7 @@ def search(ws, tt, alpha, beta):
                 best_move = c
                 b = min(b, v)
         if a >= b:
-            ws[hist + c] += 4 * st[P_HAND_SIZE] - n
+            ws[hist + c] += (4 * st[P_HAND_SIZE] - n) * (4 * st[P_HAND_SIZE] - n)
             if STATS:
                 ws[W_STATS + 48 * S_CUT + n] += 1
                 ws[W_STATS + 48 * S_CUT_IDX + n] += i
