@@ -31,7 +31,8 @@ def clone(tmp_path_factory):
     sys.path.insert(0, str(root))
     try:
         yield registry.register_path("random_clone_bot")
-    finally:
+    finally:  # other tests in this worker see the built-in strategies only
+        registry._EXTRA.pop("random_clone", None)
         sys.path.remove(str(root))
 
 
