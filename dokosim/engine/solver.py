@@ -261,26 +261,38 @@ def _beats(plays, i, x, y, power, fclass, dulle, last):
 
 
 @inline_kernel
+def _strongest_answer(ws, s, cls):
+    """The strongest card seat ``s`` may play to a trick of class-slots ``cls``: its highest card
+    of the class, or when void its highest trump; -1 when it holds neither."""
+    held = ws[W_HELD + s]
+    answers = held & cls
+    if answers == 0:
+        answers = held & ws[W_CLASSES + 4]
+    if answers == 0:
+        return -1
+    return ws[W_CARD + _highest_bit_index(answers)]
+
+
+@inline_kernel
+def _no_opponent_beats(ws, plays, n, card, cls, seat, re_mask, power, fclass, dulle, last):
+    """Whether no opponent of ``seat``'s side beats ``card`` with its strongest answer to a trick
+    of class-slots ``cls``."""
+    side = (re_mask >> seat) & 1
+    for j in range(1, 4):
+        s = (seat + j) & 3
+        if ((re_mask >> s) & 1) != side and _beats(plays, n + 1, _strongest_answer(ws, s, cls), card, power,
+                                                   fclass, dulle, last):
+            return False
+    return True
+
+
+@inline_kernel
 def _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
     """Whether card ``c`` led by ``seat`` wins the trick whatever the opponents play (each
     opponent's strongest answer: the highest card of the suit led, or when void the highest
     trump, does not beat it)."""
-    cls = ws[W_CLASSES + fclass[c]]
-    trump_slots = ws[W_CLASSES + 4]
-    side = (re_mask >> seat) & 1
-    for j in range(1, 4):
-        s = (seat + j) & 3
-        if ((re_mask >> s) & 1) == side:
-            continue
-        sl = ws[W_HELD + s]
-        lg = sl & cls
-        if lg == 0:
-            lg = sl & trump_slots
-        if lg == 0:
-            continue
-        if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(lg)], c, power, fclass, dulle, last):
-            return False
-    return True
+    return _no_opponent_beats(ws, plays, n, c, ws[W_CLASSES + fclass[c]], seat, re_mask, power, fclass, dulle,
+                              last)
 
 
 @inline_kernel
@@ -290,36 +302,14 @@ def _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
     strongest answer beats (for the move ordering only: the seats' order in the trick is not
     considered)."""
     cls = ws[W_CLASSES + fclass[c]]
-    trump_slots = ws[W_CLASSES + 4]
     side = (re_mask >> seat) & 1
     for j in range(1, 4):
         p = (seat + j) & 3
         if ((re_mask >> p) & 1) != side:
             continue
-        sl = ws[W_HELD + p]
-        lg = sl & cls
-        if lg == 0:
-            lg = sl & trump_slots
-        if lg == 0:
-            continue
-        pc = ws[W_CARD + _highest_bit_index(lg)]
-        if not _beats(plays, n + 1, pc, c, power, fclass, dulle, last):
-            continue
-        ok = True
-        for i in range(1, 4):
-            s = (seat + i) & 3
-            if ((re_mask >> s) & 1) == side:
-                continue
-            ol = ws[W_HELD + s]
-            og = ol & cls
-            if og == 0:
-                og = ol & trump_slots
-            if og == 0:
-                continue
-            if _beats(plays, n + 1, ws[W_CARD + _highest_bit_index(og)], pc, power, fclass, dulle, last):
-                ok = False
-                break
-        if ok:
+        pc = _strongest_answer(ws, p, cls)
+        if _beats(plays, n + 1, pc, c, power, fclass, dulle, last) and \
+                _no_opponent_beats(ws, plays, n, pc, cls, seat, re_mask, power, fclass, dulle, last):
             return True
     return False
 
@@ -918,21 +908,13 @@ def search(ws, tt, alpha, beta):
         top_card = plays[start + o]
         # the strongest card each opponent still to play in this trick may play
         led_slots = ws[W_CLASSES + fclass[plays[start]]]
-        trump_slots = ws[W_CLASSES + 4]
         for j in range(1, 4 - k):
             s = (seat + j) & 3
             if ((re_mask >> s) & 1) == ((re_mask >> seat) & 1):
                 continue
-            sl = ws[W_HELD + s]
-            lg = sl & led_slots
-            if lg == 0:
-                lg = sl
-            tr = lg & trump_slots
-            if tr == 0:
-                tr = lg & led_slots
-            if tr == 0:
+            t = _strongest_answer(ws, s, led_slots)
+            if t < 0:
                 continue
-            t = ws[W_CARD + _highest_bit_index(tr)]
             if threat1 < 0:
                 threat1 = t
             else:
@@ -947,16 +929,7 @@ def search(ws, tt, alpha, beta):
                 s = (seat + j) & 3
                 if ((re_mask >> s) & 1) != ((re_mask >> seat) & 1):
                     continue
-                sl = ws[W_HELD + s]
-                lg = sl & led_slots
-                if lg == 0:
-                    lg = sl
-                tr = lg & trump_slots
-                if tr == 0:
-                    tr = lg & led_slots
-                if tr == 0:
-                    continue
-                pc = ws[W_CARD + _highest_bit_index(tr)]
+                pc = _strongest_answer(ws, s, led_slots)
                 if (_beats(plays, n + 1, pc, top_card, power, fclass, dulle, last)
                         and not _beats(plays, n + 1, threat1, pc, power, fclass, dulle, last)
                         and not _beats(plays, n + 1, threat2, pc, power, fclass, dulle, last)):
