@@ -20,6 +20,7 @@ _PUBLIC = {
     "action_name": ("dokosim.game", "action_name"),
     "action_id": ("dokosim.game", "action_id"),
     "Agent": ("dokosim.agents", "Agent"),
+    "DDOracle": ("dokosim.oracle", "DDOracle"),
     "VectorGame": ("dokosim.vector", "VectorGame"),
 }
 

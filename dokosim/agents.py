@@ -109,7 +109,11 @@ def register_agent_path(spec: str) -> str | None:
 
 
 def python_agent(name: str):
-    """The Python agent registered (or declared as an entry point) as ``name``, or None."""
+    """The Python agent registered (or declared as an entry point) as ``name``, or None.
+    ``dd_oracle`` (``oracle.DDOracle``, which reads every hand) is built in."""
+    if name == "dd_oracle" and name not in _PYTHON_AGENTS:
+        from .oracle import DDOracle
+        return DDOracle
     if name in _PYTHON_AGENTS:
         return _PYTHON_AGENTS[name]
     for ep in entry_points(group=AGENT_ENTRY_POINT_GROUP):
@@ -119,7 +123,15 @@ def python_agent(name: str):
     return None
 
 
-def _instance(agent):
+def reads_hidden(name: str) -> bool:
+    """Whether the player named ``name`` reads cards a real player could not see (its class or
+    instance says ``reads_hidden = True``, as ``dd_oracle`` does): fair comparisons refuse it."""
+    return bool(getattr(python_agent(name), "reads_hidden", False))
+
+
+def _instance(agent, params=None):
+    if getattr(agent, "reads_hidden", False) and isinstance(agent, type):
+        return agent(**(params or {}))  # an open-hand player (dd_oracle) takes its parameters
     return agent() if isinstance(agent, type) else agent
 
 
@@ -133,8 +145,12 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
     seats = []
     for s, name in enumerate(names):
         agent = python_agent(name)
-        seats.append((True, _instance(agent)) if agent is not None
-                     else (False, Agent(name, **params.get(s, {}))))
+        if agent is None:
+            seats.append((False, Agent(name, **params.get(s, {}))))
+        elif getattr(agent, "reads_hidden", False):  # plays from the whole Game, like Agent
+            seats.append((False, _instance(agent, {k: int(v) for k, v in params.get(s, {}).items()})))
+        else:
+            seats.append((True, _instance(agent)))
     from .cards import CONTRACT_NAMES
     cols = {k: [] for k in ("deal_id", "dealer", "hand_0", "hand_1", "hand_2", "hand_3", "contract",
                             "declarer", "re_mask", "eyes_re", "winner", "game_value",

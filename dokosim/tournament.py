@@ -75,7 +75,16 @@ def labels(names: list[str]) -> list[str]:
 def _check_params(params, names: list[str], tags: list[str]) -> dict:
     """``params`` checked (keys: '*', a strategy name or a report name; each parameter and value
     against the strategies the key addresses) and cleaned (validation.check_params)."""
-    from .strategies.registry import StrategyError, param_specs
+    from .agents import python_agent
+    from .strategies.registry import StrategyError
+    from .strategies.registry import param_specs as strategy_specs
+
+    def param_specs(name):
+        agent = python_agent(name)
+        if agent is None:
+            return strategy_specs(name)
+        specs = getattr(agent, "param_specs", None)  # dd_oracle declares its own
+        return specs() if callable(specs) else {}
     targets = {"*": list(dict.fromkeys(names)), **{n: [n] for n in names},
                **{t: [n] for t, n in zip(tags, names, strict=True)}}
     keys_valid = ("a strategy name, a report name or '*' (not a seat: strategies change seats between "
@@ -223,6 +232,8 @@ class TournamentResult:
     diff: dict[str, Interval]
     seconds: float
     seatings: list[tuple[int, ...]] = field(default_factory=list)
+    reads_hidden: list[str] = field(default_factory=list)
+    """Report names of the players that read hidden cards (dd_oracle): not a fair comparison."""
 
     def to_dict(self) -> dict:
         """The JSON object of ``dokosim tournament --json``."""
@@ -238,6 +249,7 @@ class TournamentResult:
             "rules": self.rules.to_dict(),
             "seatings": len(self.seatings),
             "seconds": round(self.seconds, 3),
+            "reads_hidden": self.reads_hidden,
         }
 
     def to_json(self) -> str:
@@ -275,7 +287,8 @@ def _write_info(directory: Path, info: dict) -> None:
 
 def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", params=None,
                threads=None, quiet: bool = True, out=None, scheduler=None,
-               cluster=None, hands=None, where=None, where_path=None) -> TournamentResult:
+               cluster=None, hands=None, where=None, where_path=None,
+               allow_cheating: bool = False) -> TournamentResult:
     """Play a duplicate tournament of 2 or 4 strategies over ``deals`` deals.
 
     Every seating (``seatings(len(strategies))``) plays the same deals with
@@ -290,7 +303,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     (``"local:N"``, one LocalCluster for all seatings) run the seatings on Dask
     workers, with the same rows and results as in process. ``hands``, ``where``, ``where_path``:
     conditions on the deal, as for ``simulate`` (docs/conditions.md): every seating plays the
-    same conditioned deals.
+    same conditioned deals. ``allow_cheating``: play strategies that read the other players'
+    cards (``dd_oracle``); refused otherwise (TournamentError), and marked in the report when
+    played (``TournamentResult.reads_hidden``).
     """
     from .simulate import simulate
     from .strategies.registry import param_specs
@@ -302,10 +317,15 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     else:
         raise invalid("strategies", strategies, "2 or 4 strategy names: a list or 'a,b'", TournamentError)
     plan = seatings(len(names))
-    from .agents import python_agent
+    from .agents import python_agent, reads_hidden
     for name in dict.fromkeys(names):
         if python_agent(name) is None:
             param_specs(name)  # an unknown strategy is named as such first
+    check_bool("allow_cheating", allow_cheating, TournamentError)
+    cheats = [n for n in dict.fromkeys(names) if reads_hidden(n)]
+    if cheats and not allow_cheating:
+        raise TournamentError(f"strategy {cheats[0]!r} reads the other players' cards, so this is not a fair "
+                              "comparison; pass allow_cheating=True (--allow-cheating) to play it anyway")
     tags = labels(names)
     deals = check_int("deals", deals, 2, MAX_DEALS, TournamentError,
                       f"an integer from 2 (an interval needs two), at most {MAX_DEALS:,} per run")
@@ -352,7 +372,8 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     per_deal = pl.DataFrame({"deal_id": deal_ids, **{t: total[:, i] / len(plan) for i, t in enumerate(tags)}})
     means, diffs = summarize(per_deal, tags)
     result = TournamentResult(tags, int(deals), int(seed), rules, per_deal, means, diffs,
-                              time.perf_counter() - start, plan)
+                              time.perf_counter() - start, plan,
+                              [t for t, n in zip(tags, names, strict=True) if n in cheats])
     if directory is not None:
         info = {**result.to_dict(), "names": names, "params": {str(k): v for k, v in params.items()},
                 "conditions": {"hands": hands, "where": where, "where_path": where_path},
@@ -394,11 +415,14 @@ def table(result: TournamentResult) -> str:
              f"{result.seconds:.1f} s",
              f"{'strategy':{width}}  {'points/deal/seat':>16}  {'95% interval':>20}"]
     for name, i in result.mean.items():
-        lines.append(f"{name:{width}}  {i.mean:+16.4f}  [{i.lo:+8.4f}, {i.hi:+8.4f}]")
+        mark = "  (reads hidden cards)" if name in result.reads_hidden else ""
+        lines.append(f"{name:{width}}  {i.mean:+16.4f}  [{i.lo:+8.4f}, {i.hi:+8.4f}]{mark}")
     lines.append(f"{'difference':{width}}  {'points/deal/seat':>16}  {'95% interval':>20}")
     for name, i in result.diff.items():
         verdict = "" if i.covers(0.0) else ("  (> 0)" if i.lo > 0 else "  (< 0)")
         lines.append(f"{name:{width}}  {i.mean:+16.4f}  [{i.lo:+8.4f}, {i.hi:+8.4f}]{verdict}")
+    if result.reads_hidden:
+        lines.append(f"not a fair comparison: {', '.join(result.reads_hidden)} read(s) the other players' cards")
     return "\n".join(lines)
 
 

@@ -28,6 +28,8 @@ from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, S
               help="Write a Parquet dataset (one row per deal and seating) to this new directory.")
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None,
               help="Save a PNG of the means with 95% error bars.")
+@click.option("--allow-cheating", is_flag=True,
+              help="Allow strategies that read the other players' cards (dd_oracle); the report marks them.")
 @HAND_CONDITION_OPTION
 @WHERE_OPTION
 @WHERE_PATH_OPTION
@@ -35,7 +37,8 @@ from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, S
 @SCHEDULER_OPTION
 @CLUSTER_OPTION
 def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items, strategy_path, threads,
-               as_json, out, chart_path, hand_items, where, where_path, quiet, scheduler, cluster):
+               as_json, out, chart_path, allow_cheating, hand_items, where, where_path, quiet, scheduler,
+               cluster):
     """Duplicate tournament of STRATEGIES (2 or 4 names): the same deals in every seating.
 
     Two strategies play every deal in the 6 seatings that give each two seats;
@@ -63,6 +66,7 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
                 register_path(spec)
         result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
                      threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster,
+                     allow_cheating=allow_cheating,
                      **condition_kwargs(hand_items, where, where_path))
     except AgentError as exc:  # a Python agent's illegal answer: a failure during the run
         raise RunError(str(exc)) from None

@@ -143,15 +143,23 @@ def param_specs(name: str) -> dict[str, ParamSpec]:
     """The parameters strategy ``name`` declares: name -> ParamSpec (default, range, help)."""
     names = available()
     if name not in names:
-        raise StrategyError(f"unknown strategy {name!r}; available: {', '.join(sorted(names))}")
+        raise _unknown(name, names)
     return _module_specs(name, _import(names[name], name))
+
+
+def _unknown(name: str, names) -> StrategyError:
+    if name == "dd_oracle":  # dokosim/oracle.py: a Python player that reads every hand
+        return StrategyError("strategy 'dd_oracle' reads the other players' cards and plays through "
+                             "dokosim.Game: it plays only in tournaments (dokosim tournament "
+                             "--allow-cheating), never in simulations, sessions or studies")
+    return StrategyError(f"unknown strategy {name!r}; available: {', '.join(sorted(names))}")
 
 
 def resolve(name: str, overrides: dict[str, float] | None = None) -> Strategy:
     """A Strategy by name, with parameter overrides checked against its PARAMS and PARAM_RANGES."""
     names = available()
     if name not in names:
-        raise StrategyError(f"unknown strategy {name!r}; available: {', '.join(sorted(names))}")
+        raise _unknown(name, names)
     module = _import(names[name], name)
     _check_module(name, module)
     specs = _module_specs(name, module)

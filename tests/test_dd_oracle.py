@@ -1,0 +1,121 @@
+"""dd_oracle (dokosim/oracle.py): the double-dummy player, and the tournaments' guard against it.
+
+A deal that dd_oracle plays at all four seats must end with exactly the eyes the solver gives
+at its first solved card (both sides play the solver's best cards from there, so the value
+cannot move); every card it plays must pass the independent property checker."""
+import json
+
+import pytest
+from click.testing import CliRunner
+from test_properties import check_deal
+from test_solver import cut
+
+import dokosim
+from dokosim.agents import python_agent, reads_hidden
+from dokosim.cli.tournament import tournament as tournament_cmd
+from dokosim.engine import game_state as gs
+from dokosim.engine.layout import H_RE_MASK
+from dokosim.game import Game
+from dokosim.oracle import DDOracle, OracleError
+from dokosim.tournament import TournamentError, table, tournament
+
+
+def _play(game: Game, players) -> dict:
+    while not game.is_terminal():
+        game.apply_action(players[game.current_player].act(game))
+    return game.to_record()
+
+
+@pytest.fixture(scope="module")
+def oracle_deals():
+    """200 deals played by dd_oracle at every seat: 150 under DDV rules, 50 without nines
+    (10 tricks), one oracle per seat as in a tournament."""
+    deals = []
+    for rules, first, count in (("ddv", 0, 150), ("sharp", 1000, 50)):
+        players = [DDOracle() for _ in range(4)]
+        for deal_id in range(first, first + count):
+            game = Game(rules, seed=77, deal_id=deal_id)
+            record = _play(game, players)
+            deals.append((record, game.result()))
+    return deals
+
+
+def test_the_oracle_ends_with_the_eyes_the_solver_gave_at_its_first_solved_card(oracle_deals):
+    contracts = set()
+    for record, result in oracle_deals:
+        tricks = len(record["play"]) // 4
+        first = 4 * (tricks - DDOracle().exact_tricks)
+        solved = dokosim.solve(cut(record, first))
+        assert solved["ok"], solved
+        assert solved["eyes_re"] == result["eyes"]["re"], (record, solved)
+        contracts.add(result["contract"])
+    assert "normal" in contracts and len(contracts) >= 3, contracts  # more than normal games
+
+
+def test_every_card_the_oracle_plays_is_legal(oracle_deals):
+    for record, result in oracle_deals:
+        eyes, _, _ = check_deal(record, result["contract"])
+        assert sum(eyes) == 240
+        assert sum(eyes[s] for s in result["re_seats"]) == result["eyes"]["re"]
+        scored = dokosim.score([record])[0]
+        assert scored["ok"] and scored["eyes"]["re"] == result["eyes"]["re"], scored
+
+
+def test_the_oracle_plays_a_best_card_at_each_solved_position():
+    """At every solved card the card played has the best value for the mover's side."""
+    oracle = DDOracle()
+    game = Game("ddv", seed=5, deal_id=3)
+    while not game.is_terminal():
+        action = oracle.act(game)
+        if game.phase == "card" and game.cards_played >= 24:
+            out = dokosim.solve(cut(game.to_record(), game.cards_played))
+            seat = game.current_player
+            values = out["card_values"]
+            re = int(game._g[gs.O_ST + H_RE_MASK]) >> seat & 1
+            best = max(values.values()) if re else min(values.values())
+            played = dokosim.action_name(action)
+            assert values[played] == best, (played, values)
+        game.apply_action(action)
+    assert oracle.exact_cards == 24
+
+
+def test_tournaments_refuse_the_oracle_unless_cheating_is_allowed():
+    assert reads_hidden("dd_oracle") and not reads_hidden("heuristic")
+    assert python_agent("dd_oracle") is DDOracle
+    with pytest.raises(TournamentError, match="dd_oracle.*reads the other players' cards.*allow_cheating"):
+        tournament(["dd_oracle", "heuristic"], 4)
+    result = tournament(["dd_oracle", "heuristic"], 4, seed=3, allow_cheating=True,
+                        params={"dd_oracle": {"exact_tricks": 4}})
+    assert result.reads_hidden == ["dd_oracle"]
+    assert json.loads(result.to_json())["reads_hidden"] == ["dd_oracle"]
+    lines = table(result).splitlines()
+    assert any(line.startswith("dd_oracle ") and "(reads hidden cards)" in line for line in lines)
+    assert not any(line.startswith("heuristic ") and "hidden" in line for line in lines)
+    assert "not a fair comparison" in lines[-1]
+
+
+def test_the_cli_names_the_cheat_and_the_flag():
+    runner = CliRunner()
+    out = runner.invoke(tournament_cmd, ["dd_oracle", "heuristic", "--deals", "4"])
+    assert out.exit_code == 2
+    error = [line for line in out.output.splitlines() if line.startswith("Error")]
+    assert len(error) == 1 and "--allow-cheating" in error[0]
+    out = runner.invoke(tournament_cmd, ["dd_oracle", "heuristic", "--deals", "4", "--allow-cheating",
+                               "--param", "dd_oracle:exact_tricks=13"])
+    assert out.exit_code == 2 and "exact_tricks" in out.output and "1 to 12" in out.output
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(OracleError, match="exact_tricks"):
+        DDOracle(exact_tricks=0)
+    with pytest.raises(OracleError, match="node_limit"):
+        DDOracle(node_limit=-1)
+
+
+def test_simulations_and_studies_refuse_the_oracle():
+    from dokosim.strategies.registry import StrategyError
+    from dokosim.studies import StudyError, run_study
+    with pytest.raises(StrategyError, match="dd_oracle.*reads the other players' cards.*tournament"):
+        dokosim.simulate(10, strategy="dd_oracle")
+    with pytest.raises(StudyError, match="dd_oracle.*reads the other players' cards"):
+        run_study("solo_odds", deals=100, strategy="dd_oracle", quiet=True)
