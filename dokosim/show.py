@@ -5,9 +5,10 @@ from .cards import EYES, card_name, mask_str
 from .records import call_name, replay_detail
 
 
-def render(obj: dict) -> str:
+def render(obj: dict, solve_tricks: int = 0) -> str:
     """Text of a record: the hands sorted by the contract's trump order (four, or five with the
-    dealer sitting out), then trick by trick."""
+    dealer sitting out), then trick by trick. ``solve_tricks=K`` (1-12) adds each card of the
+    last K tricks with the eyes it lost against the best card, every hand open (``solved``)."""
     d = replay_detail(obj)
     p = d["packed"]
     out = d["output"]
@@ -59,4 +60,48 @@ def render(obj: dict) -> str:
         lines.append("points: " + ", ".join(f"{side} {item}" + (f" x{n}" if n > 1 else "")
                                               for (side, item), n in items.items()))
         lines.append("score:  " + "  ".join(f"seat {s}: {v:+d}" for s, v in enumerate(out["score"])))
+    if solve_tricks and out.get("ok"):
+        lines.append("")
+        lines.extend(solved(obj, d, solve_tricks))
     return "\n".join(lines)
+
+
+def card_losses(record: dict, first: int, solver=None) -> list[tuple[int, int, int]]:
+    """For each card from index ``first`` of a record's play: (Re's final eyes under best play
+    before the card, Re's final eyes after the card and best play after it, the eyes the card
+    lost against the best card of its player: the difference of the two, never negative).
+    Every hand open, no further calls (docs/solver.md); one solver table for the deal."""
+    from .solve import Solver, solve
+    solver = solver or Solver()
+    play, calls = record["play"], record.get("announcements", [])
+    out = []
+    for k in range(first, len(play)):
+        position = {**record, "play": play[:k], "announcements": [a for a in calls if a["cards_played"] <= k]}
+        res = solve(position, solver=solver)
+        if not res.get("ok"):
+            raise ValueError(f"card {k + 1} cannot be solved: {res.get('error')}")
+        values = {name.upper(): v for name, v in res["card_values"].items()}
+        after = values[str(play[k]).upper()]
+        out.append((res["eyes_re"], after, abs(res["eyes_re"] - after)))
+    return out
+
+
+def solved(obj: dict, d: dict, tricks: int) -> list[str]:
+    """The lines of ``render(..., solve_tricks=tricks)``: per trick of the last ``tricks``, Re's
+    final eyes under best play before it and each card with the eyes it lost."""
+    plays, seats = d["plays"], d["play_seat"]
+    n_tricks = len(plays) // 4
+    tricks = min(tricks, n_tricks)
+    first = 4 * (n_tricks - tricks)
+    losses = card_losses(obj, first)
+    lines = [f"double dummy, every hand open: the last {tricks} tricks (earlier cards not solved)",
+             "trick  Re's eyes under best play before it   each card: eyes lost against the best card"]
+    for t in range(n_tricks - tricks, n_tricks):
+        cards = "  ".join(f"{seats[k]}:{card_name(plays[k])} {losses[k - first][2]:>3}"
+                          for k in range(4 * t, 4 * t + 4))
+        lines.append(f"{t + 1:5}  {losses[4 * t - first][0]:>36}   {cards}")
+    re_lost = sum(before - after for before, after, _ in losses if after < before)
+    kontra_lost = sum(after - before for before, after, _ in losses if after > before)
+    lines.append(f"Re's cards lost {re_lost} eyes, Kontra's {kontra_lost}: Re {losses[0][0]} under best play "
+                 f"from trick {n_tricks - tricks + 1}, {d['output']['eyes']['re']} in the end")
+    return lines

@@ -18,7 +18,10 @@ from .options import RunError, UsageError
               help="Session of a session dataset (dokosim session --out), with --deal-number.")
 @click.option("--deal-number", "deal_number", type=click.IntRange(min=0),
               help="Deal of that session (0 = its first).")
-def show(source, line, deal_id, session_id, deal_number):
+@click.option("--solve", "solve_tricks", type=click.IntRange(1, 12), default=None, is_flag=False, flag_value=6,
+              help="Annotate each card of the last K tricks (default 6) with the eyes it lost against the best "
+                   "card, every hand open (double dummy; more than 7 tricks can take minutes).")
+def show(source, line, deal_id, session_id, deal_number, solve_tricks):
     """Show one deal: hands, tricks, calls and the score."""
     from ..show import render
     path = Path(source)
@@ -36,7 +39,7 @@ def show(source, line, deal_id, session_id, deal_number):
         record = file_record(path, line)
     from ..records import RecordError
     try:
-        click.echo(render(record))
+        click.echo(render(record, solve_tricks or 0))
     except (RecordError, RulesError) as exc:
         raise UsageError(f"cannot show this record: {exc}") from None
 

@@ -40,7 +40,14 @@ BUILTIN = {
     "simple": "dokosim.strategies.simple",
     "heuristic": "dokosim.strategies.heuristic",
     "pimc": "dokosim.strategies.pimc",
+    "pimc_solver": "dokosim.strategies.pimc",
 }
+PRESETS = {
+    "pimc_solver": {"solve_tricks": 4.0},
+}
+"""Built-in names that are another strategy's module with other defaults (the same compiled
+code): ``pimc_solver`` is pimc valuing its cards by the double-dummy solver in the last four
+tricks (docs/strategies.md)."""
 ENTRY_POINT_GROUP = "dokosim.strategies"
 _EXTRA: dict[str, str] = {}  # names registered at run time (--strategy-path, register())
 
@@ -144,7 +151,14 @@ def param_specs(name: str) -> dict[str, ParamSpec]:
     names = available()
     if name not in names:
         raise _unknown(name, names)
-    return _module_specs(name, _import(names[name], name))
+    return _preset_specs(name, _module_specs(name, _import(names[name], name)))
+
+
+def _preset_specs(name: str, specs: dict[str, ParamSpec]) -> dict[str, ParamSpec]:
+    """``specs`` with the defaults of the built-in preset ``name`` (PRESETS), if it is one."""
+    import dataclasses
+    preset = PRESETS.get(name, {}) if available().get(name) == BUILTIN.get(name) else {}
+    return {k: dataclasses.replace(v, default=float(preset[k])) if k in preset else v for k, v in specs.items()}
 
 
 def _unknown(name: str, names) -> StrategyError:
@@ -162,7 +176,7 @@ def resolve(name: str, overrides: dict[str, float] | None = None) -> Strategy:
         raise _unknown(name, names)
     module = _import(names[name], name)
     _check_module(name, module)
-    specs = _module_specs(name, module)
+    specs = _preset_specs(name, _module_specs(name, module))
     params = {k: spec.default for k, spec in specs.items()}
     for key, value in (overrides or {}).items():
         if key not in params:
