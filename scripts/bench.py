@@ -165,7 +165,7 @@ def bench_pimc(floor, n, pairs=2):
 
     from dokosim.simulate import Simulator, make_plan
     numba.set_num_threads(1)
-    sides = (("solver endgame, solve_tricks=4", {"*": {"solve_tricks": 4}}), ("default, rollouts only", None))
+    sides = (("pimc_solver: solver endgame, solve_tricks=4", {"*": {"solve_tricks": 4}}), ("default, rollouts only", None))
     sims = [Simulator(make_plan(2 + pairs * n, seed=1, strategy="pimc", params=params)) for _, params in sides]
     for sim in sims:
         sim.rows(0, 2)  # compile / warm

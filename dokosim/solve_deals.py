@@ -1,0 +1,123 @@
+"""``dokosim solve --deals N --seed S --out DIR``: simulated deals solved double-dummy under every
+contract kind, for par studies (docs/solver.md, "Deals under every contract").
+
+Deal ``deal_id`` of ``seed`` holds the same cards whatever contract is forced (the simulator deals
+from (seed, deal_id) alone), so each deal is replayed once per contract kind with ``declarer`` as
+the soloist (normal: the deal as dealt) and solved from the first card, every hand open, no
+calls: Re's final eyes under best play and whether Re reaches 121. A solve past ``node_limit``
+nodes gives a null (the normal game from the first card often does: docs/solver.md, Speed).
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import polars as pl
+
+from .cards import SOLO_KINDS
+from .validation import SimulationError, check_int, check_seed
+
+CONTRACTS = ("normal", *[f"{k}_solo" for k in SOLO_KINDS])
+MAX_SOLVE_DEALS = 10_000_000
+SETTINGS = "solve.json"
+
+
+class SolveDealsError(SimulationError):
+    """A bad argument of ``solve_deals`` (a SimulationError, so a ValueError)."""
+
+
+def columns() -> list[str]:
+    """The dataset's columns, in order (docs/solver.md describes each)."""
+    cols = ["deal_id", "dealer", "hand_0", "hand_1", "hand_2", "hand_3", "declarer", "declarer_re_normal"]
+    for k in CONTRACTS:
+        cols += [f"re_eyes_{k}", f"re_wins_{k}"]
+    return cols
+
+
+def _check_out(out) -> Path:
+    from .outputs import check_directory
+    path = check_directory(out)
+    if path.exists() and any(path.iterdir()):
+        raise SolveDealsError(f"--out {str(out)!r} must be a new or empty directory (it holds files)")
+    return path
+
+
+def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
+                node_limit: int = 1_000_000, exact: bool = False, quiet: bool = True,
+                chunk: int = 100) -> pl.DataFrame:
+    """Deals 0 .. deals-1 of ``seed`` solved under every contract kind (``CONTRACTS``) with
+    ``declarer`` as the soloist: one row per deal, ``columns()``. ``re_wins_K``: whether Re (the
+    soloist in a solo, the QC holders in the normal game) reaches 121 under best play by both
+    sides from the first card; ``re_eyes_K`` (only with ``exact``, else null): Re's final eyes
+    under best play; each null when its solve ran past ``node_limit`` nodes (0: no limit). ``out``: a new or empty directory for the Parquet dataset (a part file
+    per ``chunk`` deals, written whole, and ``solve.json`` with the settings), checked before any
+    work. Returns the rows."""
+    from .records import replay_detail
+    from .rules import rules_from_object
+    from .simulate import Simulator, make_plan
+    from .solve import Solver
+    deals = check_int("deals", deals, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
+    seed = check_seed(seed, SolveDealsError)
+    declarer = check_int("declarer", declarer, 0, 3, SolveDealsError, "a seat 0-3")
+    node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
+    if not isinstance(exact, bool):
+        raise SolveDealsError(f"exact={exact!r} is not valid: True or False")
+    rules = rules_from_object(rules)
+    if rules.five_players or rules.bock:
+        raise SolveDealsError("rules: five_players and bock belong to sessions; solve --deals plays deals of four")
+    directory = _check_out(out) if out is not None else None
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+        settings = {"deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
+                    "node_limit": node_limit, "exact": exact, "contracts": list(CONTRACTS), "columns": columns()}
+        (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
+    sims = {k: Simulator(make_plan(deals, seed, rules, "random", contract=k, declarer=declarer, calls=False,
+                                   keep_play=True)) for k in CONTRACTS}
+    solver = Solver(node_limit=node_limit)
+    frames = []
+    start = time.perf_counter()
+    import sys
+
+    from tqdm import tqdm
+    bar = tqdm(total=deals, unit=" deals", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    for first in range(0, deals, chunk):
+        n = min(chunk, deals - first)
+        rows = {c: [] for c in columns()}
+        per_contract = {}
+        for k in CONTRACTS:
+            per_contract[k] = sims[k].frame(first, n).sort("deal_id")["record"].to_list()
+        for i in range(n):
+            records = {k: json.loads(per_contract[k][i]) for k in CONTRACTS}
+            base = records["normal"]
+            rows["deal_id"].append(first + i)
+            rows["dealer"].append(base["dealer"])
+            for s in range(4):
+                rows[f"hand_{s}"].append(base["hands"][s])
+            rows["declarer"].append(declarer)
+            for k, record in records.items():
+                if record["hands"] != base["hands"]:  # the dealing must not depend on the contract
+                    raise AssertionError(f"deal {first + i}: {k} was dealt other cards")
+                detail = replay_detail({**record, "play": [], "announcements": []})
+                if k == "normal":
+                    rows["declarer_re_normal"].append(bool(detail["re_mask"] >> declarer & 1))
+                solver.load(detail["state"])
+                wins = solver.reaches(121)
+                eyes = solver.eyes() if exact and wins is not None else None
+                rows[f"re_eyes_{k}"].append(eyes)
+                rows[f"re_wins_{k}"].append(wins)
+            bar.update(1)
+        schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
+                  **{f"hand_{s}": pl.String for s in range(4)},
+                  **{f"re_eyes_{k}": pl.Int16 for k in CONTRACTS}, **{f"re_wins_{k}": pl.Boolean for k in CONTRACTS}}
+        part = pl.DataFrame(rows, schema=schema).select(columns())
+        if directory is not None:
+            from .outputs import replace_atomically
+            replace_atomically(directory / f"part-{first // chunk:06d}.parquet", lambda tmp: part.write_parquet(tmp))
+        frames.append(part)
+    bar.close()
+    result = pl.concat(frames)
+    if directory is not None:
+        settings["seconds"] = round(time.perf_counter() - start, 3)
+        (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
+    return result
