@@ -16,7 +16,8 @@ import polars as pl
 
 DEFAULT_TRICKS = 6
 ROLES = ("Re", "Kontra", "soloist")
-CARD_COLUMNS = ("deal_id", "seat", "strategy", "trick", "card", "role", "best", "played", "loss")
+CARD_COLUMNS = ("deal_id", "seat", "strategy", "trick", "card", "role", "best", "played", "loss", "swing")
+WIN_LINE = 121  # Re's eyes to win when nobody announced more than Re / Kontra
 
 
 class AuditError(ValueError):
@@ -30,7 +31,9 @@ def audit_records(records, tricks: int = DEFAULT_TRICKS, deal_ids=None, progress
     index), ``seat``, ``trick`` (1-based), ``card`` (its index in the play, 0-based), ``role``
     (Re, Kontra, or soloist: the only Re seat), ``best`` (Re's final eyes under best play before
     the card), ``played`` (the same after it), ``loss`` (eyes given away by the card from its
-    side, >= 0). ``progress(n)``: called after each record."""
+    side, >= 0), ``swing`` (1 when the card moved Re's best-play eyes across 121, the line
+    between a won and a lost game without further announcements, else 0). ``progress(n)``:
+    called after each record."""
     import orjson
 
     from .engine.layout import H_RE_MASK
@@ -76,6 +79,7 @@ def audit_records(records, tricks: int = DEFAULT_TRICKS, deal_ids=None, progress
             cols["best"].append(int(best[k]))
             cols["played"].append(int(played[k]))
             cols["loss"].append(int(loss[k]))
+            cols["swing"].append(int((best[k] >= WIN_LINE) != (played[k] >= WIN_LINE)))
         if progress is not None:
             progress(1)
     return pl.DataFrame({k: pl.Series(k, v, dtype=pl.String if k == "role" else pl.Int64)
@@ -107,7 +111,9 @@ def summarize(cards: pl.DataFrame) -> pl.DataFrame:
     """Per strategy: eyes lost per card with its 95% interval (``ratio_interval``, the deal is
     the unit), over all audited cards (``by`` = "all"), by trick ("trick", ``level`` the trick
     number) and by role ("role": Re, Kontra, soloist). Columns: strategy, by, level, deals,
-    cards, eyes_lost_per_card, lo, hi, error_share (the share of cards that lost any eyes)."""
+    cards, eyes_lost_per_card, lo, hi, error_share (the share of cards that lost any eyes),
+    swings_per_1000 with swing_lo, swing_hi (cards per 1,000 that moved Re's best-play eyes
+    across 121: a won game given away, or a lost one let off; the same estimator)."""
     rows = []
     groups = [("all", None)] + [("trick", "trick"), ("role", "role")]
     for strategy in sorted(cards["strategy"].unique().to_list()):
@@ -117,13 +123,17 @@ def summarize(cards: pl.DataFrame) -> pl.DataFrame:
                                                            key=lambda v: (ROLES.index(v) if v in ROLES else v))
             for level in levels:
                 part = mine if column is None else mine.filter(pl.col(column) == level)
-                per_deal = part.group_by("deal_id").agg(pl.col("loss").sum().alias("l"), pl.len().alias("c"))
+                per_deal = part.group_by("deal_id").agg(pl.col("loss").sum().alias("l"), pl.len().alias("c"),
+                                                        pl.col("swing").sum().alias("w"))
                 mean, lo, hi, deals, n = ratio_interval(per_deal["l"].to_numpy(), per_deal["c"].to_numpy())
+                w, w_lo, w_hi, _, _ = ratio_interval(per_deal["w"].to_numpy() * 1000, per_deal["c"].to_numpy())
                 rows.append({"strategy": strategy, "by": by, "level": str(level), "deals": deals, "cards": n,
                              "eyes_lost_per_card": mean, "lo": lo, "hi": hi,
-                             "error_share": float((part["loss"] > 0).mean()) if part.height else math.nan})
+                             "error_share": float((part["loss"] > 0).mean()) if part.height else math.nan,
+                             "swings_per_1000": w, "swing_lo": w_lo, "swing_hi": w_hi})
     schema = {"strategy": pl.String, "by": pl.String, "level": pl.String, "deals": pl.Int64, "cards": pl.Int64,
-              "eyes_lost_per_card": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "error_share": pl.Float64}
+              "eyes_lost_per_card": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "error_share": pl.Float64,
+              "swings_per_1000": pl.Float64, "swing_lo": pl.Float64, "swing_hi": pl.Float64}
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -226,7 +236,9 @@ def summary_note(result: AuditResult, command: str) -> str:
             f"after the card, eyes only), **audited: the cards of the last {k} tricks only** "
             f"(tricks {13 - k}-12 of 12; the cards before are not audited). {result.deals:,} deals. "
             "Mean = total eyes lost / cards, 95% interval over deals (ratio estimator, t; "
-            f"docs/audit.md). Role: Re, Kontra, or soloist (Re alone). Command: `{command}`.")
+            f"docs/audit.md). Role: Re, Kontra, or soloist (Re alone). Swings: cards that moved Re's "
+            f"best-play eyes across 121 (won <-> lost without further announcements), per 1,000 cards. "
+            f"Command: `{command}`.")
 
 
 def write_outputs(result: AuditResult, out: Path, command: str) -> None:
@@ -245,9 +257,11 @@ def write_outputs(result: AuditResult, out: Path, command: str) -> None:
 def markdown(summary: pl.DataFrame, title: str, note: str) -> str:
     """The summary as a Markdown table (figures rounded to 3 decimals)."""
     lines = [f"# {title}", "", note, "",
-             "| strategy | by | level | deals | cards | eyes lost per card | lo | hi | share of cards losing eyes |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| strategy | by | level | deals | cards | eyes lost per card | lo | hi | share of cards losing eyes "
+             "| swings per 1,000 cards | lo | hi |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in summary.iter_rows(named=True):
         lines.append(f"| {r['strategy']} | {r['by']} | {r['level']} | {r['deals']} | {r['cards']} | "
-                     f"{r['eyes_lost_per_card']:.3f} | {r['lo']:.3f} | {r['hi']:.3f} | {r['error_share']:.3f} |")
+                     f"{r['eyes_lost_per_card']:.3f} | {r['lo']:.3f} | {r['hi']:.3f} | {r['error_share']:.3f} | "
+                     f"{r['swings_per_1000']:.2f} | {r['swing_lo']:.2f} | {r['swing_hi']:.2f} |")
     return "\n".join(lines) + "\n"

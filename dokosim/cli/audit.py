@@ -41,8 +41,9 @@ def audit(directory, tricks, deals, out, as_json, quiet):
                f"(tricks {13 - tricks}-12; earlier cards are not), {result.cards.height:,} cards, "
                f"{result.solves:,} solves in {result.seconds:.1f} s")
     click.echo(f"{'strategy':<12}{'by':<7}{'level':<9}{'deals':>7}{'cards':>8}{'eyes lost/card':>16}"
-               f"{'95% interval':>20}{'share >0':>10}")
+               f"{'95% interval':>20}{'share >0':>10}{'swings/1000':>13}{'95% interval':>18}")
     for r in result.summary.iter_rows(named=True):
         click.echo(f"{r['strategy']:<12}{r['by']:<7}{r['level']:<9}{r['deals']:>7}{r['cards']:>8}"
                    f"{r['eyes_lost_per_card']:>16.3f}{'[' + format(r['lo'], '.3f') + ', ' + format(r['hi'], '.3f') + ']':>20}"
-                   f"{r['error_share']:>10.3f}")
+                   f"{r['error_share']:>10.3f}{r['swings_per_1000']:>13.2f}"
+                   f"{'[' + format(r['swing_lo'], '.2f') + ', ' + format(r['swing_hi'], '.2f') + ']':>18}")

@@ -53,26 +53,32 @@ def duplicate_ranking(pairs: pl.DataFrame, names) -> list[str] | None:
     return sorted(names, key=lambda n: -len(above[n]))
 
 
+def _ordered(overall: pl.DataFrame, column: str, lo: str, hi: str, digits: int) -> tuple[list[str], str]:
+    rows = overall.sort(column).to_dicts()
+    text = " < ".join(f"{r['strategy']} {r[column]:.{digits}f} [{r[lo]:.{digits}f}, {r[hi]:.{digits}f}]"
+                      for r in rows)
+    apart = [f"{a['strategy']} and {b['strategy']}" for a, b in zip(rows, rows[1:]) if a[hi] >= b[lo]]
+    text += (" (every neighbour apart: intervals disjoint)" if not apart else
+             f" (not separated, intervals overlap: {'; '.join(apart)})")
+    return [r["strategy"] for r in rows], text
+
+
 def comparison(overall: pl.DataFrame, pairs_path) -> str:
-    """A sentence comparing the ranking by eyes lost per card with the duplicate ranking."""
-    rows = overall.sort("eyes_lost_per_card").to_dicts()
-    ours = [r["strategy"] for r in rows]
-    text = "By eyes lost per card (fewest first): " + " < ".join(
-        f"{r['strategy']} {r['eyes_lost_per_card']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rows) + "."
-    apart = [f"{a['strategy']} and {b['strategy']}" for a, b in zip(rows, rows[1:]) if a["hi"] >= b["lo"]]
-    text += (" Every neighbour in that order is apart (intervals disjoint)." if not apart else
-             f" Not separated (intervals overlap): {'; '.join(apart)}.")
+    """Sentences comparing the rankings by eyes lost per card and by swings with the duplicate
+    ranking (pairs.csv)."""
+    ours, text = _ordered(overall, "eyes_lost_per_card", "lo", "hi", 3)
+    swings, swing_text = _ordered(overall, "swings_per_1000", "swing_lo", "swing_hi", 1)
+    text = f"By eyes lost per card (fewest first): {text}. By swings per 1,000 cards: {swing_text}."
     try:
         pairs = pl.read_csv(pairs_path)
     except (OSError, pl.exceptions.PolarsError):
         return text + f" No duplicate ranking to compare with ({pairs_path} missing)."
     dup = duplicate_ranking(pairs, ours)
     if dup is None:
-        return text + " The duplicate tournaments (pairs.md) do not play every pair of these strategies."
-    text += f" Duplicate ranking (pairs.md, best first): {' > '.join(dup)}; "
-    text += ("the two rankings agree." if dup == ours else
-             f"they differ: by eyes lost per card the order is {' > '.join(ours)}. "
-             "See play_errors.md's note on why they may part.")
+        return text + " The duplicate tournaments (pairs.md) do not order every pair of these strategies."
+    text += f" Duplicate ranking (pairs.md, best first): {' > '.join(dup)}; by eyes lost per card "
+    text += ("the same." if dup == ours else f"{' > '.join(ours)}, which differs.")
+    text += " By swings: " + ("the same." if dup == swings else f"{' > '.join(swings)}, which differs.")
     return text
 
 
@@ -115,7 +121,9 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             f"{rules_label(RULES)}, calls on). eyes_lost_per_card = total eyes lost / cards; 95% interval "
             "over deals (ratio estimator, delta method, t); by = all, trick (its number), role (Re; "
             "Kontra; soloist = Re alone: a solo, a silent marriage, a marriage without partner); "
-            "error_share = share of cards that lost any eyes. Regenerate: "
+            "error_share = share of cards that lost any eyes; swings_per_1000 = cards per 1,000 that "
+            "moved Re's best-play eyes across 121 (a won game given away or a lost one let off, "
+            "without further announcements), same estimator. Regenerate: "
             f"`dokosim study play_errors` (docs/audit.md, docs/studies.md). {sentence}"
             + ("" if not notes else " " + " ".join(notes)))
     write_table(summary, out / STUDY, "Strategies: play errors against double-dummy play", note)
