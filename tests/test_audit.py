@@ -177,3 +177,34 @@ def test_cli_audits_a_mixed_dataset(datasets):
     assert set(cards.filter(pl.col("strategy") == "simple")["seat"]) == {0, 2}
     assert (datasets / "report" / "summary.md").read_text().count("| simple |") == 1 + 2 + len(
         set(cards.filter(pl.col("strategy") == "simple")["role"]))
+
+
+def test_duplicate_ranking_orders_pairs_not_played_through_others():
+    from dokosim.studies.play_errors import duplicate_ranking
+    pairs = pl.DataFrame({"a": ["random", "random", "simple", "simple", "heuristic"],
+                          "b": ["simple", "heuristic", "heuristic", "pimc", "pimc"],
+                          "diff_a_minus_b": [-2.0, -3.0, -1.8, -2.0, -0.5]})
+    names = ["random", "simple", "heuristic", "pimc"]
+    assert duplicate_ranking(pairs, names) == ["pimc", "heuristic", "simple", "random"]
+    # pimc against heuristic missing: pimc and heuristic are not ordered
+    assert duplicate_ranking(pairs.filter(~((pl.col("a") == "heuristic") & (pl.col("b") == "pimc"))), names) is None
+    # a cycle (random beats pimc, which beats heuristic, which beats random) is no ranking
+    cycle = pairs.vstack(pl.DataFrame({"a": ["random"], "b": ["pimc"], "diff_a_minus_b": [0.1]}))
+    assert duplicate_ranking(cycle, names) is None
+
+
+def test_the_study_writes_its_table_and_chart(tmp_path, monkeypatch):
+    from dokosim.studies import play_errors
+    monkeypatch.setenv("DOKOSIM_STUDY_DATA", str(tmp_path / "data"))
+    (tmp_path / "strategies").mkdir()
+    pl.DataFrame({"a": ["random"], "b": ["simple"], "deals": [10], "diff_a_minus_b": [-2.0]}).write_csv(
+        tmp_path / "strategies" / "pairs.csv")
+    res = play_errors.run(deals=8, seed=4, quiet=True, results=tmp_path, candidates=("random", "simple"), tricks=2)
+    table = pl.read_csv(tmp_path / "strategies" / "play_errors.csv")
+    assert table.filter(pl.col("by") == "all")["strategy"].to_list() == ["random", "simple"]
+    assert table.filter(pl.col("by") == "trick")["level"].cast(pl.Int64).unique().sort().to_list() == [11, 12]
+    assert (table.filter(pl.col("by") == "all")["cards"] == 8 * 8).all()
+    text = (tmp_path / "strategies" / "play_errors.md").read_text()
+    assert "Only the cards of the last 2 tricks" in text and "Duplicate ranking (pairs.md, best first): simple > random" in text
+    assert (tmp_path / "strategies" / "play_errors.png").stat().st_size > 0
+    assert res["comparison"] in text

@@ -79,6 +79,13 @@ def comparison(overall: pl.DataFrame, pairs_path) -> str:
     text += f" Duplicate ranking (pairs.md, best first): {' > '.join(dup)}; by eyes lost per card "
     text += ("the same." if dup == ours else f"{' > '.join(ours)}, which differs.")
     text += " By swings: " + ("the same." if dup == swings else f"{' > '.join(swings)}, which differs.")
+    if dup != ours:
+        text += (" Where they part: the duplicate tournaments score points over whole deals, the audit "
+                 "counts eyes in the last tricks only. It does not see the reservations, the poverty "
+                 "exchange, the calls or the tricks before those audited, and a card that gives away eyes "
+                 "costs points only when it moves the deal across a line (121 to win, 90/60/30 for "
+                 "the extra points and denials): eyes lost per card weighs every eye alike. Two "
+                 "strategies whose intervals overlap are not ranked by the audit at all.")
     return text
 
 
