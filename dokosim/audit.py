@@ -230,11 +230,16 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
     return result
 
 
+def _span(result: AuditResult) -> str:
+    t = result.cards["trick"]
+    return f"{t.min()}-{t.max()}" if t.len() else "none"
+
+
 def summary_note(result: AuditResult, command: str) -> str:
     k = result.tricks
     return (f"Eyes lost per card against double-dummy play (every hand open, best play by both sides "
             f"after the card, eyes only), **audited: the cards of the last {k} tricks only** "
-            f"(tricks {13 - k}-12 of 12; the cards before are not audited). {result.deals:,} deals. "
+            f"(tricks {_span(result)}; the cards before are not audited). {result.deals:,} deals. "
             "Mean = total eyes lost / cards, 95% interval over deals (ratio estimator, t; "
             f"docs/audit.md). Role: Re, Kontra, or soloist (Re alone). Swings: cards that moved Re's "
             f"best-play eyes across 121 (won <-> lost without further announcements), per 1,000 cards. "

@@ -37,8 +37,9 @@ def audit(directory, tricks, deals, out, as_json, quiet):
         import orjson
         click.echo(orjson.dumps(result.to_dict()).decode())
         return
+    span = f"tricks {result.cards['trick'].min()}-{result.cards['trick'].max()}; " if result.cards.height else ""
     click.echo(f"{result.deals:,} deals, cards of the last {tricks} tricks audited "
-               f"(tricks {13 - tricks}-12; earlier cards are not), {result.cards.height:,} cards, "
+               f"({span}earlier cards are not), {result.cards.height:,} cards, "
                f"{result.solves:,} solves in {result.seconds:.1f} s")
     click.echo(f"{'strategy':<12}{'by':<7}{'level':<9}{'deals':>7}{'cards':>8}{'eyes lost/card':>16}"
                f"{'95% interval':>20}{'share >0':>10}{'swings/1000':>13}{'95% interval':>18}")
