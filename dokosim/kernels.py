@@ -96,6 +96,8 @@ def _record_replay():
 def _solver():
     from .solve import solve
     solve({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})
+    from .audit import audit_records
+    audit_records([SAMPLE_RECORD], tricks=2)  # its audit_line (dokosim audit)
 
 
 def _vector_game():

@@ -17,7 +17,7 @@ import errno
 import click
 
 from . import (
-    advise, compile_cmd, play, probe_calls, rules_cmd, score, session, show, simulate, solve, study, tournament,
+    advise, audit, compile_cmd, play, probe_calls, rules_cmd, score, session, show, simulate, solve, study, tournament,
 )
 from .options import RunError, UsageError, os_error_message
 
@@ -47,6 +47,6 @@ def main():
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,
                  session.session, probe_calls.probe_calls, study.study, advise.advise, compile_cmd.compile_cmd,
-                 solve.solve, play.play):
+                 solve.solve, play.play, audit.audit):
     main.add_command(_command)
 del _command

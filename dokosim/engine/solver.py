@@ -1166,3 +1166,50 @@ def solve_card_values(ws, tt, values):
             d = _equivalent_above(ws, mine, live, d)
         values[c] = values[d]
     return best
+
+
+@decision_kernel
+def audit_line(ws, tt, cards, first, count, seat_out, best_out, played_out, loss_out):
+    """Play error of each card of a deal against double-dummy play (``dokosim audit``,
+    docs/audit.md). The workspace holds a position of the deal (``load_position``, normally the
+    one before the first card); ``cards[i]`` is the i-th card played from it (either copy of a
+    card held twice). The cards before index ``first`` are put on the table unaudited, then for
+    each of the ``count`` cards after: ``seat_out`` the seat that played it, ``best_out`` Re's
+    final eyes under best play from the position before it (the value of the best card for the
+    mover), ``played_out`` Re's final eyes after it and best play after it, ``loss_out`` the eyes
+    the card gave away from the mover's side (best - played for a seat of ``st[H_RE_MASK]``,
+    played - best for the others; never negative). One exact solve per card and one more
+    before the first: the value after a card is the value of the position before the next one,
+    and all of them are positions of one deal, so they share the table's entries. Returns the
+    number of cards audited, or -1 when a search ran past the node limit ``ws[W_LIMIT]``."""
+    st = ws[W_ST:W_ST + ST_LEN]
+    hands = ws[W_HANDS:W_HANDS + 4]
+    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
+    play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
+    trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
+    power = ws[W_POWER:W_POWER + 48]
+    fclass = ws[W_FCLASS:W_FCLASS + 48]
+    cmask = ws[W_CMASK:W_CMASK + 5]
+    rules = ws[W_RULES:W_RULES + R_LEN]
+    for i in range(first):
+        make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, cards[i])
+    past = past_eyes(ws)
+    v = past + exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
+    if ws[W_ABORTED]:
+        return -1
+    for k in range(count):
+        seat = st[P_TURN] & 3
+        maxi = (st[H_RE_MASK] >> seat) & 1 == 1
+        past = past_eyes(ws)
+        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+                         cards[first + k])
+        to_come = exact_to_come(ws, tt, v - past - gain)
+        if ws[W_ABORTED]:
+            return -1
+        played = past + gain + to_come
+        seat_out[k] = seat
+        best_out[k] = v
+        played_out[k] = played
+        loss_out[k] = v - played if maxi else played - v
+        v = past_eyes(ws) + to_come  # the value of the position before the next card
+    return count
