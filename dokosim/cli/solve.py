@@ -1,22 +1,62 @@
-"""``dokosim solve``: game records solved double-dummy (docs/solver.md)."""
+"""``dokosim solve``: game records solved double-dummy, or simulated deals solved under every
+contract kind (docs/solver.md)."""
 from __future__ import annotations
 
 import sys
 
 import click
 
+from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_out_directory, parse_rules
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("file", type=click.File("r"))
+@click.argument("file", type=click.File("r"), required=False)
 @click.option("--from-start", is_flag=True, help="Solve the position before the first card.")
-def solve(file, from_start):
+@click.option("--deals", type=click.IntRange(1, 10_000_000), default=None,
+              help="Instead of FILE: solve deals 0..N-1 of --seed under every contract kind (needs --out).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="With --deals: the deals.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="With --deals: a new or empty directory for the Parquet dataset.")
+@click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="With --deals: the soloist of every solo.")
+@click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000, show_default=True,
+              help="With --deals: nodes per solve; a solve past it gives null (0: no limit).")
+@click.option("--exact", is_flag=True, help="With --deals: also Re's exact eyes (much slower).")
+@RULES_OPTION
+@RULE_OPTION
+@QUIET_OPTION
+def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules_spec, rule_overrides, quiet):
     """Solve game records (JSON Lines; '-' for stdin) with all hands open: one JSON line per record
     with Re's final eyes under best play by both sides (no further calls), the value of each legal
     card of the seat to move, and whether Re reaches 121, 151, 181, 211 and 240 eyes.
 
     The position is the one after the record's last card (--from-start: before its first). A
     complete record gives its own eyes. Exit status 1 when any record was refused, 2 for bad usage.
+
+    With --deals N --out DIR instead of FILE: a Parquet dataset of deals 0..N-1 of --seed, each
+    solved from its first card under the normal contract and every solo of --declarer: whether Re
+    reaches 121 (and Re's eyes with --exact), null past --node-limit.
     """
+    if deals is not None:
+        if file is not None or from_start:
+            raise UsageError("give FILE (records) or --deals N --out DIR (simulated deals), not both")
+        if out is None:
+            raise UsageError("--deals N needs --out DIR, a new or empty directory for the dataset")
+        check_out_directory(out)
+        from ..solve_deals import SolveDealsError, solve_deals
+        rules = parse_rules(rules_spec, rule_overrides)
+        try:
+            frame = solve_deals(deals, seed, out, rules, declarer, node_limit, exact, quiet=quiet)
+        except SolveDealsError as exc:
+            raise UsageError(str(exc)) from None
+        click.echo(f"wrote {frame.height} deals to {out}", err=True)
+        return
+    for option, given in (("--out", out is not None), ("--exact", exact)):
+        if given:
+            raise UsageError(f"{option} belongs to --deals N (simulated deals); records go to stdout")
+    if file is None:
+        raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson
 
     from ..solve import Solver
@@ -27,8 +67,8 @@ def solve(file, from_start):
     for number, line in enumerate(file, start=1):
         if not line.strip():
             continue
-        out = {"line": number, **solve_record(line, from_start=from_start, solver=solver)}
-        failed |= not out["ok"]
-        write(orjson.dumps(out, option=orjson.OPT_APPEND_NEWLINE))
+        out_line = {"line": number, **solve_record(line, from_start=from_start, solver=solver)}
+        failed |= not out_line["ok"]
+        write(orjson.dumps(out_line, option=orjson.OPT_APPEND_NEWLINE))
         sys.stdout.flush()
     sys.exit(1 if failed else 0)

@@ -1,0 +1,62 @@
+"""``dokosim solve --deals``: simulated deals solved from the first card under every contract kind."""
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import dokosim
+from dokosim.cli.solve import solve as solve_cmd
+from dokosim.simulate import simulate
+from dokosim.solve_deals import CONTRACTS, SolveDealsError, columns, solve_deals
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    out = tmp_path_factory.mktemp("par") / "data"
+    frame = solve_deals(4, seed=2, out=out, node_limit=200_000, exact=True, chunk=3)
+    return out, frame
+
+
+def test_every_value_is_the_solver_s_on_the_record_of_that_contract(solved):
+    _, frame = solved
+    assert frame.columns == columns() and frame["deal_id"].to_list() == [0, 1, 2, 3]
+    resolved = 0
+    for k in CONTRACTS:
+        records = [json.loads(r) for r in simulate(4, seed=2, contract=k, declarer=0, calls=False,
+                                                    keep_play=True)["record"]]
+        for record, row in zip(records, frame.iter_rows(named=True)):
+            assert record["hands"] == [row[f"hand_{s}"] for s in range(4)]  # the same cards for every contract
+            eyes, wins = row[f"re_eyes_{k}"], row[f"re_wins_{k}"]
+            if eyes is not None:
+                reference = dokosim.solve({**record, "play": [], "announcements": []}, from_start=True)
+                assert eyes == reference["eyes_re"] and wins == (eyes >= 121)
+                resolved += 1
+    assert resolved >= 8  # most solos resolve within the limit
+
+
+def test_the_dataset_on_disk_is_what_was_returned(solved):
+    out, frame = solved
+    settings = json.loads((out / "solve.json").read_text())
+    assert settings["deals"] == 4 and settings["node_limit"] == 200_000 and settings["exact"] is True
+    assert sorted(p.name for p in out.glob("part-*.parquet")) == ["part-000000.parquet", "part-000001.parquet"]
+    assert pl.read_parquet(out / "part-*.parquet").sort("deal_id").equals(frame)
+
+
+def test_bad_arguments_are_named(tmp_path):
+    with pytest.raises(SolveDealsError, match="declarer"):
+        solve_deals(2, declarer=4)
+    with pytest.raises(SolveDealsError, match="deals"):
+        solve_deals(0)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("keep me")
+    with pytest.raises(SolveDealsError, match="new or empty"):
+        solve_deals(2, out=tmp_path / "full")
+    assert (tmp_path / "full" / "x").read_text() == "keep me"
+    runner = CliRunner()
+    for args in (["--deals", "2"], ["--deals", "2", "--out", str(tmp_path / "full")],
+                 ["examples/records.jsonl", "--deals", "2", "--out", str(tmp_path / "new")],
+                 ["examples/records.jsonl", "--exact"]):
+        result = runner.invoke(solve_cmd, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
