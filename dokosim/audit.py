@@ -61,6 +61,7 @@ def audit_records(records, tricks: int = DEFAULT_TRICKS, deal_ids=None, progress
         if detail["error"]:
             raise RecordError("bad_field", f"record {i}: {detail['output'].get('error')}")
         solver.load(detail["state"])
+        solver._start()  # a reused solver: its node limit and abort flag from this call on
         cards = np.frombuffer(p.play, dtype=np.uint8).astype(np.int64) * 2
         first = n_cards - 4 * tricks
         count = int(kernel(solver.ws, solver.tt, cards, first, 4 * tricks, seat_out, best, played, loss))

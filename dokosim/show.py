@@ -1,7 +1,7 @@
 """Render a deal as a person reads it: hands, tricks, calls, result."""
 from __future__ import annotations
 
-from .cards import EYES, card_name, mask_str
+from .cards import EYES, card_name, mask_str, parse_card_type
 from .records import call_name, replay_detail
 
 
@@ -9,6 +9,8 @@ def render(obj: dict, solve_tricks: int = 0) -> str:
     """Text of a record: the hands sorted by the contract's trump order (four, or five with the
     dealer sitting out), then trick by trick. ``solve_tricks=K`` (1-12) adds each card of the
     last K tricks with the eyes it lost against the best card, every hand open (``solved``)."""
+    if isinstance(solve_tricks, bool) or not isinstance(solve_tricks, int) or not 0 <= solve_tricks <= 12:
+        raise ValueError(f"solve_tricks={solve_tricks!r} is not valid: an integer from 0 (none) to 12")
     d = replay_detail(obj)
     p = d["packed"]
     out = d["output"]
@@ -62,7 +64,11 @@ def render(obj: dict, solve_tricks: int = 0) -> str:
         lines.append("score:  " + "  ".join(f"seat {s}: {v:+d}" for s, v in enumerate(out["score"])))
     if solve_tricks and out.get("ok"):
         lines.append("")
-        lines.extend(solved(obj, d, solve_tricks))
+        if out.get("complete") is False or len(plays) < 4:
+            lines.append("--solve: the deal is not complete, so its cards are not annotated "
+                         "(dokosim solve gives the values of the position after its last card)")
+        else:
+            lines.extend(solved(obj, d, solve_tricks))
     return "\n".join(lines)
 
 
@@ -80,8 +86,8 @@ def card_losses(record: dict, first: int, solver=None) -> list[tuple[int, int, i
         res = solve(position, solver=solver)
         if not res.get("ok"):
             raise ValueError(f"card {k + 1} cannot be solved: {res.get('error')}")
-        values = {name.upper(): v for name, v in res["card_values"].items()}
-        after = values[str(play[k]).upper()]
+        values = {parse_card_type(name): v for name, v in res["card_values"].items()}
+        after = values[parse_card_type(str(play[k]))]  # the record may spell it "10H" or " qc"
         out.append((res["eyes_re"], after, abs(res["eyes_re"] - after)))
     return out
 

@@ -27,12 +27,17 @@ class SolveDealsError(SimulationError):
     """A bad argument of ``solve_deals`` (a SimulationError, so a ValueError)."""
 
 
-def columns() -> list[str]:
-    """The dataset's columns, in order (docs/solver.md describes each)."""
+def columns(contracts=CONTRACTS) -> list[str]:
+    """The dataset's columns for ``contracts``, in order (docs/solver.md describes each)."""
     cols = ["deal_id", "dealer", "hand_0", "hand_1", "hand_2", "hand_3", "declarer", "declarer_re_normal"]
-    for k in CONTRACTS:
+    for k in contracts:
         cols += [f"re_eyes_{k}", f"re_wins_{k}"]
     return cols
+
+
+def allowed_contracts(rules) -> tuple[str, ...]:
+    """The contracts of ``CONTRACTS`` that ``rules`` allow: normal and the solos of ``rules.solos``."""
+    return ("normal", *[f"{k}_solo" for k in SOLO_KINDS if k in rules.solos])
 
 
 def _check_out(out) -> Path:
@@ -45,14 +50,16 @@ def _check_out(out) -> Path:
 
 def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
                 node_limit: int = 1_000_000, exact: bool = False, quiet: bool = True,
-                chunk: int = 100) -> pl.DataFrame:
+                chunk: int = 100, contracts=None, first: int = 0) -> pl.DataFrame:
     """Deals 0 .. deals-1 of ``seed`` solved under every contract kind (``CONTRACTS``) with
     ``declarer`` as the soloist: one row per deal, ``columns()``. ``re_wins_K``: whether Re (the
     soloist in a solo, the QC holders in the normal game) reaches 121 under best play by both
     sides from the first card; ``re_eyes_K`` (only with ``exact``, else null): Re's final eyes
     under best play; each null when its solve ran past ``node_limit`` nodes (0: no limit). ``out``: a new or empty directory for the Parquet dataset (a part file
     per ``chunk`` deals, written whole, and ``solve.json`` with the settings), checked before any
-    work. Returns the rows."""
+    work. ``contracts``: a subset of ``CONTRACTS`` (default: every one the rules allow; a solo
+    the rules forbid is refused); ``first``: the first deal id (deals first .. first+deals-1).
+    Returns the rows."""
     from .records import replay_detail
     from .rules import rules_from_object
     from .simulate import Simulator, make_plan
@@ -63,17 +70,27 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
     if not isinstance(exact, bool):
         raise SolveDealsError(f"exact={exact!r} is not valid: True or False")
+    first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)
     rules = rules_from_object(rules)
     if rules.five_players or rules.bock:
         raise SolveDealsError("rules: five_players and bock belong to sessions; solve --deals plays deals of four")
+    allowed = allowed_contracts(rules)
+    if contracts is None:
+        contracts = allowed
+    elif isinstance(contracts, str) or not all(isinstance(k, str) for k in contracts) or not contracts \
+            or any(k not in allowed for k in contracts):
+        raise SolveDealsError(f"contracts={contracts!r} is not valid: a list of {', '.join(allowed)} "
+                              "(the contracts these rules allow)")
+    contracts = tuple(k for k in CONTRACTS if k in contracts)
     directory = _check_out(out) if out is not None else None
+    sims = {k: Simulator(make_plan(first + deals, seed, rules, "random", contract=k, declarer=declarer,
+                                   calls=False, keep_play=True)) for k in ("normal", *contracts)}
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
         settings = {"deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
-                    "node_limit": node_limit, "exact": exact, "contracts": list(CONTRACTS), "columns": columns()}
+                    "node_limit": node_limit, "exact": exact, "first": first, "contracts": list(contracts),
+                    "columns": columns(contracts)}
         (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
-    sims = {k: Simulator(make_plan(deals, seed, rules, "random", contract=k, declarer=declarer, calls=False,
-                                   keep_play=True)) for k in CONTRACTS}
     solver = Solver(node_limit=node_limit)
     frames = []
     start = time.perf_counter()
@@ -81,26 +98,25 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
 
     from tqdm import tqdm
     bar = tqdm(total=deals, unit=" deals", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
-    for first in range(0, deals, chunk):
-        n = min(chunk, deals - first)
-        rows = {c: [] for c in columns()}
-        per_contract = {}
-        for k in CONTRACTS:
-            per_contract[k] = sims[k].frame(first, n).sort("deal_id")["record"].to_list()
+    for start_id in range(first, first + deals, chunk):
+        n = min(chunk, first + deals - start_id)
+        rows = {c: [] for c in columns(contracts)}
+        per_contract = {k: sim.frame(start_id, n).sort("deal_id")["record"].to_list() for k, sim in sims.items()}
         for i in range(n):
-            records = {k: json.loads(per_contract[k][i]) for k in CONTRACTS}
+            records = {k: json.loads(per_contract[k][i]) for k in sims}
             base = records["normal"]
-            rows["deal_id"].append(first + i)
+            rows["deal_id"].append(start_id + i)
             rows["dealer"].append(base["dealer"])
             for s in range(4):
                 rows[f"hand_{s}"].append(base["hands"][s])
             rows["declarer"].append(declarer)
-            for k, record in records.items():
+            rows["declarer_re_normal"].append(
+                bool(replay_detail({**base, "play": [], "announcements": []})["re_mask"] >> declarer & 1))
+            for k in contracts:
+                record = records[k]
                 if record["hands"] != base["hands"]:  # the dealing must not depend on the contract
-                    raise AssertionError(f"deal {first + i}: {k} was dealt other cards")
+                    raise AssertionError(f"deal {start_id + i}: {k} was dealt other cards")
                 detail = replay_detail({**record, "play": [], "announcements": []})
-                if k == "normal":
-                    rows["declarer_re_normal"].append(bool(detail["re_mask"] >> declarer & 1))
                 solver.load(detail["state"])
                 wins = solver.reaches(121)
                 eyes = solver.eyes() if exact and wins is not None else None
@@ -109,11 +125,12 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
             bar.update(1)
         schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
                   **{f"hand_{s}": pl.String for s in range(4)},
-                  **{f"re_eyes_{k}": pl.Int16 for k in CONTRACTS}, **{f"re_wins_{k}": pl.Boolean for k in CONTRACTS}}
-        part = pl.DataFrame(rows, schema=schema).select(columns())
+                  **{f"re_eyes_{k}": pl.Int16 for k in contracts}, **{f"re_wins_{k}": pl.Boolean for k in contracts}}
+        part = pl.DataFrame(rows, schema=schema).select(columns(contracts))
         if directory is not None:
             from .outputs import replace_atomically
-            replace_atomically(directory / f"part-{first // chunk:06d}.parquet", lambda tmp: part.write_parquet(tmp))
+            replace_atomically(directory / f"part-{(start_id - first) // chunk:06d}.parquet",
+                               lambda tmp: part.write_parquet(tmp))
         frames.append(part)
     bar.close()
     result = pl.concat(frames)

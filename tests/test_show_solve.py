@@ -48,3 +48,14 @@ def test_the_command_annotates_the_last_tricks_and_refuses_bad_counts():
     assert "Re's cards lost" in lines[-1]
     bad = runner.invoke(show, [RECORDS, "--line", "1", "--solve", "13"])
     assert bad.exit_code == 2 and "13" in bad.output
+
+
+def test_other_spellings_and_unfinished_deals():
+    from dokosim.show import render
+    record = next(r for r in _records() if score_objects([r])[0].get("ok") and len(r["play"]) == 48)
+    spelled = {**record, "play": [c.replace("T", "10").lower() for c in record["play"]]}
+    assert render(spelled, solve_tricks=2).splitlines()[-3:] == render(record, solve_tricks=2).splitlines()[-3:]
+    unfinished = render({**record, "play": record["play"][:30],
+                         "announcements": [a for a in record.get("announcements", []) if a["cards_played"] <= 30]},
+                        solve_tricks=2)
+    assert "not complete" in unfinished.splitlines()[-1]

@@ -60,3 +60,14 @@ def test_bad_arguments_are_named(tmp_path):
         result = runner.invoke(solve_cmd, args)
         assert result.exit_code == 2, (args, result.output)
         assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+
+
+def test_only_the_solos_the_rules_allow(tmp_path):
+    frame = solve_deals(2, seed=3, rules={"preset": "ddv", "solos": ["queens"]}, node_limit=50_000)
+    assert frame.columns == columns(("normal", "queens_solo"))
+    with pytest.raises(SolveDealsError, match="contracts"):
+        solve_deals(2, rules={"preset": "ddv", "solos": ["queens"]}, contracts=["jacks_solo"])
+    result = CliRunner().invoke(solve_cmd, ["--deals", "2", "--node-limit", "50000", "--out", str(tmp_path / "q"),
+                                            "--rule", "solos=['queens']"])
+    assert result.exit_code == 0, result.output
+    assert pl.read_parquet(tmp_path / "q" / "part-*.parquet").columns == columns(("normal", "queens_solo"))

@@ -24,6 +24,7 @@ def audit(directory, tricks, deals, out, as_json, quiet):
     the card played's, from the player's side, every hand open) with 95% intervals over deals,
     overall, by trick and by role (Re, Kontra, soloist). Only the last K tricks are audited."""
     from ..audit import AuditError, audit as run_audit, check_dataset
+    from ..records import RecordError
     try:
         check_dataset(directory)
     except AuditError as exc:
@@ -31,7 +32,7 @@ def audit(directory, tricks, deals, out, as_json, quiet):
     check_out_directory(out, "--out")
     try:
         result = run_audit(directory, tricks=tricks, out=out, quiet=quiet, deals=deals)
-    except ValueError as exc:  # AuditError, a record the replay refuses
+    except (ValueError, RecordError) as exc:  # AuditError, a record the replay refuses
         raise UsageError(str(exc).splitlines()[0]) from None
     if as_json:
         import orjson

@@ -44,12 +44,12 @@ def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules
         if out is None:
             raise UsageError("--deals N needs --out DIR, a new or empty directory for the dataset")
         check_out_directory(out)
-        from ..solve_deals import SolveDealsError, solve_deals
+        from ..solve_deals import solve_deals
         rules = parse_rules(rules_spec, rule_overrides)
         try:
             frame = solve_deals(deals, seed, out, rules, declarer, node_limit, exact, quiet=quiet)
-        except SolveDealsError as exc:
-            raise UsageError(str(exc)) from None
+        except ValueError as exc:  # SolveDealsError, SimulationError
+            raise UsageError(str(exc).splitlines()[0]) from None
         click.echo(f"wrote {frame.height} deals to {out}", err=True)
         return
     for option, given in (("--out", out is not None), ("--exact", exact)):
