@@ -21,6 +21,7 @@ from .game import Game, GameError
 
 AGENT_ENTRY_POINT_GROUP = "dokosim.agents"
 _PYTHON_AGENTS: dict[str, object] = {}  # name -> a class (called once per seat) or an instance
+RESERVED_NAMES = ("dd_oracle",)  # built-in players (oracle.DDOracle) no plug-in may replace
 
 
 class AgentError(GameError):
@@ -87,6 +88,8 @@ def register_agent(name: str, agent) -> None:
     to tournaments as ``name``."""
     if not callable(getattr(agent, "act", None)):
         raise GameError(f"agent {name!r}: {agent!r} has no act(observation, legal_actions) method")
+    if name in RESERVED_NAMES:
+        raise GameError(f"agent name {name!r} is reserved for dokosim's own player; choose another name")
     _PYTHON_AGENTS[name] = agent
 
 

@@ -203,12 +203,16 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
     from .outputs import OutputError, check_directory
     if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)) or not 1 <= tricks <= 12:
         raise AuditError(f"--tricks {tricks!r} is not valid; give a number of tricks from 1 to 12")
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1):
+        raise AuditError(f"deals={deals!r} is not valid: None (all) or a whole number from 1")
     check_dataset(directory)
     if out is not None:
         try:
             out = check_directory(out, "--out")
         except OutputError as exc:
             raise AuditError(str(exc)) from None
+        if out.exists() and any(out.iterdir()):  # never overwrite what is there
+            raise AuditError(f"--out {str(out)!r} must be a new or empty directory (it holds files)")
     t0 = time.perf_counter()
     columns = ["deal_id", "record", "strategy_0", "strategy_1", "strategy_2", "strategy_3"]
     try:

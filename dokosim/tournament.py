@@ -338,6 +338,10 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)", TournamentError)
     rules = rules_from_object(rules)
     parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
+    conditioned = hands is not None or where is not None or where_path is not None
+    if conditioned and any(python_agent(n) is not None for n in names):
+        raise TournamentError("conditions (hands, where, where_path) are not available with Python agents "
+                              "yet: their seatings are played through Game")
     directory = _check_out(out)
     acceptance = None
     if hands is not None or where is not None or where_path is not None:
@@ -459,13 +463,15 @@ def chart(result: TournamentResult, path) -> Path:
 
     names = result.strategies
     means = [result.mean[n].mean for n in names]
+    labels_shown = [f"{n}\n(reads hidden cards)" if n in result.reads_hidden else n for n in names]
     errors = [[m - result.mean[n].lo for n, m in zip(names, means)],
               [result.mean[n].hi - m for n, m in zip(names, means)]]
     fig, ax = plt.subplots(figsize=(1.6 * len(names) + 3, 4))
-    ax.bar(names, means, yerr=errors, capsize=8, color="#7aa6c2", edgecolor="#2b506e")
+    ax.bar(labels_shown, means, yerr=errors, capsize=8, color="#7aa6c2", edgecolor="#2b506e")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("points per deal per seat (95% interval)")
-    fig.suptitle("Duplicate tournament")
+    fig.suptitle("Duplicate tournament" + (" (not a fair comparison: a player reads hidden cards)"
+                                           if result.reads_hidden else ""))
     ax.set_title(f"{result.deals:,} deals, rules {rules_text(result.rules)}, seed {result.seed}", fontsize=9)
     fig.tight_layout()
     try:

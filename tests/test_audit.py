@@ -156,6 +156,7 @@ def _error(result):
     (["{root}/kept", "--tricks", "0"], "--tricks"),
     (["{root}/kept", "--tricks", "13"], "--tricks"),
     (["{root}/kept", "--out", "{root}/kept/manifest.json"], "manifest.json"),
+    (["{root}/kept", "--out", "{root}/kept"], "new or empty"),
 ])
 def test_cli_errors(datasets, argv, names):
     result = CliRunner().invoke(main, ["audit", *[a.format(root=datasets) for a in argv]])
@@ -181,23 +182,31 @@ def test_cli_audits_a_mixed_dataset(datasets):
 
 def test_duplicate_ranking_orders_pairs_not_played_through_others():
     from dokosim.studies.play_errors import duplicate_ranking
+    diffs = [-2.0, -3.0, -1.8, -2.0, -0.5]
     pairs = pl.DataFrame({"a": ["random", "random", "simple", "simple", "heuristic"],
                           "b": ["simple", "heuristic", "heuristic", "pimc", "pimc"],
-                          "diff_a_minus_b": [-2.0, -3.0, -1.8, -2.0, -0.5]})
+                          "diff_a_minus_b": diffs, "diff_lo": [d - 0.1 for d in diffs],
+                          "diff_hi": [d + 0.1 for d in diffs]})
     names = ["random", "simple", "heuristic", "pimc"]
     assert duplicate_ranking(pairs, names) == ["pimc", "heuristic", "simple", "random"]
     # pimc against heuristic missing: pimc and heuristic are not ordered
     assert duplicate_ranking(pairs.filter(~((pl.col("a") == "heuristic") & (pl.col("b") == "pimc"))), names) is None
     # a cycle (random beats pimc, which beats heuristic, which beats random) is no ranking
-    cycle = pairs.vstack(pl.DataFrame({"a": ["random"], "b": ["pimc"], "diff_a_minus_b": [0.1]}))
+    cycle = pairs.vstack(pl.DataFrame({"a": ["random"], "b": ["pimc"], "diff_a_minus_b": [0.1],
+                                       "diff_lo": [0.05], "diff_hi": [0.15]}))
     assert duplicate_ranking(cycle, names) is None
+    # a difference whose interval covers 0 orders nothing: heuristic and pimc are then unordered
+    unsure = pairs.with_columns(pl.when(pl.col("b") == "pimc").then(pl.lit(0.3)).otherwise(pl.col("diff_hi"))
+                                .alias("diff_hi"))
+    assert duplicate_ranking(unsure, names) is None
 
 
 def test_the_study_writes_its_table_and_chart(tmp_path, monkeypatch):
     from dokosim.studies import play_errors
     monkeypatch.setenv("DOKOSIM_STUDY_DATA", str(tmp_path / "data"))
     (tmp_path / "strategies").mkdir()
-    pl.DataFrame({"a": ["random"], "b": ["simple"], "deals": [10], "diff_a_minus_b": [-2.0]}).write_csv(
+    pl.DataFrame({"a": ["random"], "b": ["simple"], "deals": [10], "diff_a_minus_b": [-2.0], "diff_lo": [-2.1],
+                  "diff_hi": [-1.9]}).write_csv(
         tmp_path / "strategies" / "pairs.csv")
     res = play_errors.run(deals=8, seed=4, quiet=True, results=tmp_path, candidates=("random", "simple"), tricks=2)
     table = pl.read_csv(tmp_path / "strategies" / "play_errors.csv")

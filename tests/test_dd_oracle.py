@@ -119,3 +119,19 @@ def test_simulations_and_studies_refuse_the_oracle():
         dokosim.simulate(10, strategy="dd_oracle")
     with pytest.raises(StudyError, match="dd_oracle.*reads the other players' cards"):
         run_study("solo_odds", deals=100, strategy="dd_oracle", quiet=True)
+
+
+def test_the_oracle_s_name_is_reserved_and_its_chart_is_marked(tmp_path):
+    from dokosim.agents import register_agent
+    from dokosim.game import GameError
+    from dokosim.strategies.registry import StrategyError, register
+    from dokosim.tournament import chart
+    with pytest.raises(GameError, match="reserved"):
+        register_agent("dd_oracle", DDOracle)
+    with pytest.raises(StrategyError, match="reserved"):
+        register("dd_oracle", "dokosim.strategies.simple")
+    result = tournament(["dd_oracle", "simple"], 3, seed=2, allow_cheating=True, out=tmp_path / "t")
+    assert json.loads((tmp_path / "t" / "tournament.json").read_text())["reads_hidden"] == ["dd_oracle"]
+    assert chart(result, tmp_path / "c.png").stat().st_size > 0
+    with pytest.raises(TournamentError, match="conditions"):
+        tournament(["dd_oracle", "simple"], 3, allow_cheating=True, where="trumps(0) >= 8")

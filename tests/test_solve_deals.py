@@ -71,3 +71,10 @@ def test_only_the_solos_the_rules_allow(tmp_path):
                                             "--rule", "solos=['queens']"])
     assert result.exit_code == 0, result.output
     assert pl.read_parquet(tmp_path / "q" / "part-*.parquet").columns == columns(("normal", "queens_solo"))
+
+
+def test_deal_options_are_refused_with_records():
+    for args in (["examples/records.jsonl", "--seed", "3"], ["examples/records.jsonl", "--node-limit", "5"],
+                 ["examples/records.jsonl", "--rules", "club"]):
+        result = CliRunner().invoke(solve_cmd, args)
+        assert result.exit_code == 2 and "belongs to --deals" in result.output, (args, result.output)

@@ -52,9 +52,12 @@ def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules
             raise UsageError(str(exc).splitlines()[0]) from None
         click.echo(f"wrote {frame.height} deals to {out}", err=True)
         return
-    for option, given in (("--out", out is not None), ("--exact", exact)):
-        if given:
-            raise UsageError(f"{option} belongs to --deals N (simulated deals); records go to stdout")
+    ctx = click.get_current_context()
+    for param, option in (("out", "--out"), ("exact", "--exact"), ("seed", "--seed"), ("declarer", "--declarer"),
+                          ("node_limit", "--node-limit"), ("rules_spec", "--rules"), ("rule_overrides", "--rule"),
+                          ("quiet", "--quiet")):
+        if ctx.get_parameter_source(param) is not click.core.ParameterSource.DEFAULT:
+            raise UsageError(f"{option} belongs to --deals N (simulated deals); records are solved as they say")
     if file is None:
         raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson

@@ -74,6 +74,8 @@ class Strategy:
 
 def register(name: str, module_path: str) -> None:
     """Make the strategy implemented by module ``module_path`` available as ``name``."""
+    if name in BUILTIN or name == "dd_oracle":
+        raise StrategyError(f"strategy name {name!r} is reserved for a built-in player; choose another name")
     _check_module(name, _import(module_path, name))
     _EXTRA[name] = module_path
 

@@ -28,14 +28,14 @@ COLORS = {"random": "#9a9a9a", "simple": "#7aa6c2", "heuristic": "#2b506e", "pim
 
 def duplicate_ranking(pairs: pl.DataFrame, names) -> list[str] | None:
     """The strategies of ``names`` ordered by the duplicate tournaments (best first): A above B
-    when A beat B (diff_a_minus_b above 0), or beat a strategy that beat B (the tournaments do
+    when A beat B (the 95% interval of diff_a_minus_b above 0), or beat a strategy that beat B (the tournaments do
     not play every pair: pimc meets only simple and heuristic); ranked by how many of the others
     each is above. None when the pairs played leave two of them unordered or contradict
     (a cycle)."""
     above = {n: set() for n in names}
     for r in pairs.iter_rows(named=True):
         a, b = r["a"], r["b"]
-        if a in above and b in above:
+        if a in above and b in above and (r["diff_lo"] > 0 or r["diff_hi"] < 0):  # the interval decides
             win, lose = (a, b) if r["diff_a_minus_b"] > 0 else (b, a)
             above[win].add(lose)
     changed = True
