@@ -213,14 +213,14 @@ def test_runs_do_not_depend_on_the_thread_count():
 
 
 def test_pimc_solver_is_pimc_with_the_solver_budget():
-    """The preset pimc_solver plays exactly as pimc with solve_tricks=4, and differs from pimc."""
+    """The preset pimc_solver plays exactly as pimc with solve_tricks=6, and differs from pimc."""
     from dokosim.simulate import simulate
     from dokosim.strategies.registry import param_specs
-    assert param_specs("pimc_solver")["solve_tricks"].default == 4
+    assert param_specs("pimc_solver")["solve_tricks"].default == 6
     assert param_specs("pimc")["solve_tricks"].default == 0
     cols = ["eyes_re", "score_0", "score_1", "score_2", "score_3"]
-    preset = simulate(30, seed=11, strategy="pimc_solver", keep_play=True, threads=1)
-    explicit = simulate(30, seed=11, strategy="pimc", params={"*": {"solve_tricks": 4}}, keep_play=True, threads=1)
-    rollouts = simulate(30, seed=11, strategy="pimc", keep_play=True, threads=1)
+    preset = simulate(12, seed=11, strategy="pimc_solver", keep_play=True, threads=1)
+    explicit = simulate(12, seed=11, strategy="pimc", params={"*": {"solve_tricks": 6}}, keep_play=True, threads=1)
+    rollouts = simulate(12, seed=11, strategy="pimc", keep_play=True, threads=1)
     assert preset.select(cols, "record").equals(explicit.select(cols, "record"))
     assert not preset["record"].equals(rollouts["record"])

@@ -43,10 +43,10 @@ BUILTIN = {
     "pimc_solver": "dokosim.strategies.pimc",
 }
 PRESETS = {
-    "pimc_solver": {"solve_tricks": 4.0},
+    "pimc_solver": {"solve_tricks": 6.0},
 }
 """Built-in names that are another strategy's module with other defaults (the same compiled
-code): ``pimc_solver`` is pimc valuing its cards by the double-dummy solver in the last four
+code): ``pimc_solver`` is pimc valuing its cards by the double-dummy solver in the last six
 tricks (docs/strategies.md)."""
 ENTRY_POINT_GROUP = "dokosim.strategies"
 _EXTRA: dict[str, str] = {}  # names registered at run time (--strategy-path, register())
