@@ -96,13 +96,22 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     frame = solve_all(deals, seed, jobs, quiet)
     seconds = time.time() - start
     summary = table(frame)
-    declarer_re = float(frame["declarer_re_normal"].mean())
+    write_outputs(out, summary, deals, seed, float(frame["declarer_re_normal"].mean()), seconds, jobs, charts)
+    say(quiet, f"par: {deals:,} deals in {seconds:.0f} s -> {out}")
+    return {"deals": deals, "seconds": seconds, "summary": summary}
+
+
+def write_outputs(out, summary: pl.DataFrame, deals: int, seed: int, declarer_re: float, seconds: float,
+                  jobs: int, charts: bool = True) -> None:
+    """par.md / par.csv (the shares in percent) and par.png from the summary ``table`` gives."""
+    summary = summary.with_columns((pl.col(c) * 100).alias(c) for c in ("win_share", "lo", "hi")).rename(
+        {"win_share": "win_pct", "lo": "lo_pct", "hi": "hi_pct"})
     note = (f"Deals 0-{deals - 1:,} of seed {seed} (rules ddv, the dealer deal_id % 4), each solved from its first "
             "card with every hand open, no calls (`dokosim.solve_deals`, docs/solver.md): under each solo with "
             "seat 0 as the soloist, and under the normal contract (Re: the two holders of QC; seat 0 is one of "
             f"them in {declarer_re:.1%} of the deals). re_wins: deals where Re reaches 121 under best play by "
-            "both sides, among those answered within the node limit; win_share with a 95% Wilson interval over "
-            "the answered deals. 'any solo': seat 0 wins at least one solo with open cards (answered when one "
+            "both sides, among those answered within the node limit; their share with a 95% Wilson interval over "
+            "the answered deals (win_pct, lo_pct, hi_pct: percent). 'any solo': seat 0 wins at least one solo with open cards (answered when one "
             "is won or all seven are answered). A deal whose solve ran past the limit is not answered: the "
             "normal game's answered share is small because its limit is (the normal game from the first card "
             "is the solver's hardest case), and its win share is that of the answered deals, which are the "
@@ -115,8 +124,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         p = plt()
         fig, ax = p.subplots(figsize=(8, 4))
         s = summary.filter(pl.col("contract") != "normal")
-        y = s["win_share"].to_numpy() * 100
-        err = np.clip(np.array([y - s["lo"].to_numpy() * 100, s["hi"].to_numpy() * 100 - y]), 0, None)
+        y = s["win_pct"].to_numpy()
+        err = np.clip(np.array([y - s["lo_pct"].to_numpy(), s["hi_pct"].to_numpy() - y]), 0, None)
         ax.bar(s["contract"].to_list(), y, yerr=err, capsize=5, color="#7aa6c2", edgecolor="#2b506e")
         ax.set_ylabel("deals the soloist wins with open cards (%)")
         ax.set_title(f"Solos won double-dummy by seat 0, {deals:,} random deals (95% intervals)", fontsize=10)
@@ -125,5 +134,3 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         fig.tight_layout()
         fig.savefig(out / "par.png", dpi=110)
         p.close(fig)
-    say(quiet, f"par: {deals:,} deals in {seconds:.0f} s -> {out}")
-    return {"deals": deals, "seconds": seconds, "summary": summary}
