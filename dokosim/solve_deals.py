@@ -110,13 +110,12 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
             for s in range(4):
                 rows[f"hand_{s}"].append(base["hands"][s])
             rows["declarer"].append(declarer)
-            rows["declarer_re_normal"].append(
-                bool(replay_detail({**base, "play": [], "announcements": []})["re_mask"] >> declarer & 1))
+            details = {k: replay_detail({**records[k], "play": [], "announcements": []}) for k in records}
+            rows["declarer_re_normal"].append(bool(details["normal"]["re_mask"] >> declarer & 1))
             for k in contracts:
-                record = records[k]
-                if record["hands"] != base["hands"]:  # the dealing must not depend on the contract
+                if records[k]["hands"] != base["hands"]:  # the dealing must not depend on the contract
                     raise AssertionError(f"deal {start_id + i}: {k} was dealt other cards")
-                detail = replay_detail({**record, "play": [], "announcements": []})
+                detail = details[k]
                 solver.load(detail["state"])
                 wins = solver.reaches(121)
                 eyes = solver.eyes() if exact and wins is not None else None
