@@ -14,6 +14,7 @@ _PUBLIC = {
     "probe_calls": ("dokosim.call_probe", "probe_calls"),
     "score": ("dokosim.records", "score_objects"),
     "solve": ("dokosim.solve", "solve"),
+    "par": ("dokosim.solve", "par"),
     "audit": ("dokosim.audit", "audit"),
     "Rules": ("dokosim.rules", "Rules"),
     "Game": ("dokosim.game", "Game"),

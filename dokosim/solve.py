@@ -140,3 +140,85 @@ def solve(record, from_start: bool = False, solver: Solver | None = None) -> dic
     return {"ok": True, "complete": False, "cards_played": n,
             "to_move": seat if table is None else table[seat], "eyes_re": eyes,
             "card_values": card_values, "re_reaches": reaches}
+
+
+PAR_NODE_LIMIT = 1_000_000
+"""Default node budget of each solve of ``par`` (about a quarter of a second)."""
+
+
+def par(record, node_limit: int = PAR_NODE_LIMIT, solver: Solver | None = None) -> dict:
+    """The par of a record's deal: with every hand open, which reservations win.
+
+    Each reservation the record's rules allow is solved from the first card, with the hands as
+    dealt: the normal game (Re: the QC holders; a silent marriage when one seat holds both),
+    an announced marriage when one seat holds both QC, and every allowed solo of every seat.
+    A reservation wins when its Re (the soloist, the marriage player and partner) reaches 121
+    eyes under best play by both sides (no calls); ``None`` when its solve ran past
+    ``node_limit`` nodes (0: no limit). Par here is won or lost, not the score: exact eyes from
+    the first card cost far more than a threshold (docs/solver.md).
+
+    Returns ``{"ok": True, "node_limit": N, "normal": bool|None, "marriage": bool|None (only when
+    a seat holds both QC), "solos": {"SEAT": {"KIND": bool|None, ...}, ...}, "winning_solos":
+    [[seat, kind], ...], "unknown": n}`` with record seats; a bad record gives GAME_RECORD.md's
+    error object (``"ok": False``).
+
+    Example::
+
+        import json, dokosim
+        rec = json.loads(open("examples/records.jsonl").readline())
+        out = dokosim.par(rec)
+        out["normal"], out["winning_solos"], out["unknown"]   # True, [], 1
+    """
+    from .cards import T_QC
+    if isinstance(record, (str, bytes)):
+        import orjson
+        try:
+            record = orjson.loads(record)
+        except orjson.JSONDecodeError as exc:
+            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+    if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
+        raise ValueError(f"node_limit={node_limit!r} is not valid: an integer >= 0 (0: no limit)")
+    try:
+        detail = replay_detail({**record, "play": [], "announcements": []})
+        if detail["error"]:
+            return detail["output"]
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    rules = detail["packed"].rules
+    seats = [s for s, mask in enumerate(detail["hands"]) if mask]
+    both_qc = [s for s in seats if (detail["hands"][s] >> (2 * T_QC)) & 3 == 3]
+    solver = solver or Solver()
+    saved = solver.node_limit
+    solver.node_limit = node_limit
+    unknown = 0
+
+    def wins(contract) -> bool | None:
+        nonlocal unknown
+        d = replay_detail({**record, "contract": contract, "play": [], "announcements": []})
+        if d["error"]:
+            raise RecordError(d["output"].get("kind", "bad_field"),
+                              d["output"].get("error", f"the deal cannot be played as {contract}"))
+        solver.load(d["state"])
+        out = solver.reaches(121)
+        unknown += out is None
+        return out
+
+    try:
+        result = {"ok": True, "node_limit": node_limit, "normal": wins({"type": "normal"})}
+        if both_qc:
+            result["marriage"] = wins({"type": "marriage", "seat": both_qc[0]})
+        solos = {}
+        winning = []
+        for s in seats:
+            solos[str(s)] = {}
+            for kind in rules.solos:
+                won = wins({"type": "solo", "kind": kind, "seat": s, "compulsory": False})
+                solos[str(s)][kind] = won
+                if won:
+                    winning.append([s, kind])
+        result.update(solos=solos, winning_solos=winning, unknown=unknown)
+        return result
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    finally:
+        solver.node_limit = saved

@@ -12,6 +12,8 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("file", type=click.File("r"), required=False)
 @click.option("--from-start", is_flag=True, help="Solve the position before the first card.")
+@click.option("--par", "with_par", is_flag=True,
+              help="Also the par of each record's deal: which reservations win with open cards.")
 @click.option("--deals", type=click.IntRange(1, 10_000_000), default=None,
               help="Instead of FILE: solve deals 0..N-1 of --seed under every contract kind (needs --out).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
@@ -21,12 +23,12 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
               help="With --deals: the soloist of every solo.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000, show_default=True,
-              help="With --deals: nodes per solve; a solve past it gives null (0: no limit).")
+              help="With --deals or --par: nodes per solve; a solve past it gives null (0: no limit).")
 @click.option("--exact", is_flag=True, help="With --deals: also Re's exact eyes (much slower).")
 @RULES_OPTION
 @RULE_OPTION
 @QUIET_OPTION
-def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules_spec, rule_overrides, quiet):
+def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, exact, rules_spec, rule_overrides, quiet):
     """Solve game records (JSON Lines; '-' for stdin) with all hands open: one JSON line per record
     with Re's final eyes under best play by both sides (no further calls), the value of each legal
     card of the seat to move, and whether Re reaches 121, 151, 181, 211 and 240 eyes.
@@ -37,9 +39,14 @@ def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules
     With --deals N --out DIR instead of FILE: a Parquet dataset of deals 0..N-1 of --seed, each
     solved from its first card under the normal contract and every solo of --declarer: whether Re
     reaches 121 (and Re's eyes with --exact), null past --node-limit.
+
+    With --par, each line also has "par": every reservation the record's rules allow (the
+    normal game, a marriage, each solo of each seat) solved from the first card with the hands
+    as dealt, true when its Re reaches 121 under best play, null past --node-limit (default 1
+    million nodes per solve).
     """
     if deals is not None:
-        if file is not None or from_start:
+        if file is not None or from_start or with_par:
             raise UsageError("give FILE (records) or --deals N --out DIR (simulated deals), not both")
         if out is None:
             raise UsageError("--deals N needs --out DIR, a new or empty directory for the dataset")
@@ -56,13 +63,17 @@ def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules
     for param, option in (("out", "--out"), ("exact", "--exact"), ("seed", "--seed"), ("declarer", "--declarer"),
                           ("node_limit", "--node-limit"), ("rules_spec", "--rules"), ("rule_overrides", "--rule"),
                           ("quiet", "--quiet")):
+        if param == "node_limit" and with_par:
+            continue
         if ctx.get_parameter_source(param) is not click.core.ParameterSource.DEFAULT:
-            raise UsageError(f"{option} belongs to --deals N (simulated deals); records are solved as they say")
+            raise UsageError(f"{option} belongs to --deals N (simulated deals){' or --par' if param == 'node_limit' else ''}; "
+                             "records are solved as they say")
     if file is None:
         raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson
 
     from ..solve import Solver
+    from ..solve import par as par_of_record
     from ..solve import solve as solve_record
     solver = Solver()
     failed = False
@@ -71,6 +82,8 @@ def solve(file, from_start, deals, seed, out, declarer, node_limit, exact, rules
         if not line.strip():
             continue
         out_line = {"line": number, **solve_record(line, from_start=from_start, solver=solver)}
+        if with_par and out_line["ok"]:
+            out_line["par"] = {k: v for k, v in par_of_record(line, node_limit, solver).items() if k != "ok"}
         failed |= not out_line["ok"]
         write(orjson.dumps(out_line, option=orjson.OPT_APPEND_NEWLINE))
         sys.stdout.flush()

@@ -210,28 +210,29 @@ def card_error(st, hands, seat, card, plays, fclass, cmask):
 
 
 @inline_kernel
+def card_beats(x, y, power, fclass, dulle, last_trick):
+    """Whether card ``x``, played after ``y`` in a trick that ``y`` is winning so far, takes
+    it: a trump beats a plain card and a lower trump, a plain card only a lower one of its own
+    class (``y``, winning, is a trump or of the class led); equal cards go to the first, except
+    that under the house rule the second Dulle beats the first (mode 2: not in the last trick)."""
+    kx = fclass[x]
+    if kx == TRUMP:
+        if fclass[y] != TRUMP or power[x] > power[y]:
+            return True
+        return dulle != 0 and (x >> 1) == T_TH and (y >> 1) == T_TH and (dulle == 1 or not last_trick)
+    return kx == fclass[y] and power[x] > power[y]
+
+
+@inline_kernel
 def best_offset(plays, start, count, power, fclass, dulle, last_trick):
     """Offset (0..count-1) of the card winning so far among ``count`` cards from plays[start]."""
     best = 0
     best_card = plays[start] & 63  # "& 63" (cards are 0..47): see play_card
-    led = fclass[best_card]
-    best_trump = led == TRUMP
     for i in range(1, count):
         c = plays[start + i] & 63
-        k = fclass[c]
-        wins = False
-        if k == TRUMP:
-            if not best_trump or power[c] > power[best_card]:
-                wins = True
-            elif dulle != 0 and (c >> 1) == T_TH and (best_card >> 1) == T_TH:
-                # house rule: the second Dulle beats the first (not in the last trick for mode 2)
-                wins = dulle == 1 or not last_trick
-        elif k == led and not best_trump and power[c] > power[best_card]:
-            wins = True
-        if wins:
+        if card_beats(c, best_card, power, fclass, dulle, last_trick):
             best = i
             best_card = c
-            best_trump = k == TRUMP
     return best
 
 
