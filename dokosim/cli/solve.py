@@ -23,7 +23,8 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
               help="With --deals: the soloist of every solo.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000, show_default=True,
-              help="With --deals or --par: nodes per solve; a solve past it gives null (0: no limit).")
+              help="Nodes per solve; past it a solve gives null (0: no limit; default with a FILE: none "
+                   "for the record's position, 1,000,000 for each --par solve).")
 @click.option("--exact", is_flag=True, help="With --deals: also Re's exact eyes (much slower).")
 @RULES_OPTION
 @RULE_OPTION
@@ -34,14 +35,16 @@ def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, ex
     card of the seat to move, and whether Re reaches 121, 151, 181, 211 and 240 eyes.
 
     The position is the one after the record's last card (--from-start: before its first). A
-    complete record gives its own eyes. Exit status 1 when any record was refused, 2 for bad usage.
+    complete record gives its own eyes. With --node-limit N a solve past N nodes gives nulls and
+    "over_node_limit": true (from the first card of a normal game a solve may take minutes).
+    Exit status 1 when any record was refused, 2 for bad usage.
 
     With --deals N --out DIR instead of FILE: a Parquet dataset of deals 0..N-1 of --seed, each
     solved from its first card under the normal contract and every solo of --declarer: whether Re
     reaches 121 (and Re's eyes with --exact), null past --node-limit.
 
-    With --par, each line also has "par": every reservation the record's rules allow (the
-    normal game, a marriage, each solo of each seat) solved from the first card with the hands
+    With --par, each line also has "par": every reservation the record's rules allow but a
+    poverty (the normal game, a marriage, each solo of each seat) solved from the first card with the hands
     as dealt, true when its Re reaches 121 under best play, null past --node-limit (default 1
     million nodes per solve).
     """
@@ -63,11 +66,10 @@ def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, ex
     for param, option in (("out", "--out"), ("exact", "--exact"), ("seed", "--seed"), ("declarer", "--declarer"),
                           ("node_limit", "--node-limit"), ("rules_spec", "--rules"), ("rule_overrides", "--rule"),
                           ("quiet", "--quiet")):
-        if param == "node_limit" and with_par:
+        if param == "node_limit":
             continue
         if ctx.get_parameter_source(param) is not click.core.ParameterSource.DEFAULT:
-            raise UsageError(f"{option} belongs to --deals N (simulated deals){' or --par' if param == 'node_limit' else ''}; "
-                             "records are solved as they say")
+            raise UsageError(f"{option} belongs to --deals N (simulated deals); records are solved as they say")
     if file is None:
         raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson
@@ -76,14 +78,21 @@ def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, ex
     from ..solve import par as par_of_record
     from ..solve import solve as solve_record
     solver = Solver()
+    given = ctx.get_parameter_source("node_limit") is not click.core.ParameterSource.DEFAULT
+    record_limit = node_limit if given else None
     failed = False
     write = sys.stdout.buffer.write
     for number, line in enumerate(file, start=1):
         if not line.strip():
             continue
-        out_line = {"line": number, **solve_record(line, from_start=from_start, solver=solver)}
+        out_line = {"line": number, **solve_record(line, from_start=from_start, solver=solver,
+                                                   node_limit=record_limit)}
         if with_par and out_line["ok"]:
-            out_line["par"] = {k: v for k, v in par_of_record(line, node_limit, solver).items() if k != "ok"}
+            par_out = par_of_record(line, node_limit, solver)
+            if not par_out["ok"]:
+                out_line = {"line": number, **par_out}
+            else:
+                out_line["par"] = {k: v for k, v in par_out.items() if k != "ok"}
         failed |= not out_line["ok"]
         write(orjson.dumps(out_line, option=orjson.OPT_APPEND_NEWLINE))
         sys.stdout.flush()
