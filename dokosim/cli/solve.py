@@ -22,9 +22,9 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
               help="With --deals: a new or empty directory for the Parquet dataset.")
 @click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
               help="With --deals: the soloist of every solo.")
-@click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000, show_default=True,
-              help="Nodes per solve; past it a solve gives null (0: no limit; default with a FILE: none "
-                   "for the record's position, 1,000,000 for each --par solve).")
+@click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000,
+              help="Nodes per solve; past it a solve gives null (0: no limit). Default 1,000,000 with --deals and "
+                   "for each --par solve; none for a record's own position unless given.")
 @click.option("--exact", is_flag=True, help="With --deals: also Re's exact eyes (much slower).")
 @RULES_OPTION
 @RULE_OPTION

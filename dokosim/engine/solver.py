@@ -63,7 +63,7 @@ from .play import best_offset, card_beats, legal_mask, play_card
 # ---- the workspace (one int64 array)
 W_ST = 0                           # the position's st, then its other arrays, as play_card takes them
 W_HANDS = W_ST + ST_LEN            # 4
-W_PLAYS = W_HANDS + 4              # 48, then 4 of scratch (the move ordering's two-card tricks)
+W_PLAYS = W_HANDS + 4              # 48, then 4 spare
 PLAYS_LEN = 52
 W_PLAY_SEAT = W_PLAYS + PLAYS_LEN  # 48
 W_TRICK_WINNER = W_PLAY_SEAT + 48  # 12
