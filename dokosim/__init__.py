@@ -15,6 +15,7 @@ _PUBLIC = {
     "score": ("dokosim.records", "score_objects"),
     "solve": ("dokosim.solve", "solve"),
     "par": ("dokosim.solve", "par"),
+    "best_score": ("dokosim.solve", "best_score"),
     "audit": ("dokosim.audit", "audit"),
     "Rules": ("dokosim.rules", "Rules"),
     "Game": ("dokosim.game", "Game"),

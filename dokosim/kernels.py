@@ -98,6 +98,8 @@ def _solver():
     solve({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})
     from .audit import audit_records
     audit_records([SAMPLE_RECORD], tricks=2)  # its audit_line (dokosim audit)
+    from .solve import best_score
+    best_score({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})  # the best-score search
 
 
 def _vector_game():

@@ -14,6 +14,8 @@ from .records import RecordError, _form_error, replay_detail
 from .rules import RulesError
 
 THRESHOLDS = (121, 151, 181, 211, 240)
+SCORE_ILLEGAL = 10_000
+"""``Solver.score_values`` marks a card that is not legal with a value below minus this."""
 """The eyes ``re_reaches`` answers for: Re's win, and what Re needs against no 90 / 60 / 30, all eyes."""
 
 
@@ -68,6 +70,19 @@ class Solver:
         self._start()
         yes = bool(solve_reaches(self.ws, self.tt, threshold))
         return None if self._aborted() else yes
+
+    def score_values(self) -> tuple[int, np.ndarray] | None:
+        """(Re's game value under best play for the score, values) where values[c] is that value
+        after physical card c and best play after it, for every legal c, and below
+        ``-SCORE_ILLEGAL`` for the others (None past the node limit); ``best_score``'s search."""
+        from .engine.layout import N_ITEMS
+        from .engine.score_solver import solve_score_values
+        from .kernels import ensure_loop
+        values = np.zeros(48, dtype=np.int64)
+        items = np.zeros((2, N_ITEMS), dtype=np.int64)
+        self._start()
+        best = int(ensure_loop(solve_score_values, "the double-dummy solver")(self.ws, items, values))
+        return None if self._aborted() else (best, values)
 
     def card_values(self) -> tuple[int, np.ndarray] | None:
         """(Re's final eyes under best play, values) where values[c] is Re's final eyes after
@@ -248,3 +263,81 @@ def par(record, node_limit: int = PAR_NODE_LIMIT, solver: Solver | None = None) 
         return _form_error(exc)
     finally:
         solver.node_limit = saved
+
+
+SCORE_NODE_LIMIT = 1_000_000
+"""Default node budget of ``best_score`` (enough for about four tricks left, docs/solver.md)."""
+
+
+def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LIMIT,
+               solver: Solver | None = None) -> dict:
+    """The deal's score under best play for the score, with every hand open and no more calls.
+
+    ``solve`` plays for eyes; this plays for the score itself: the game value with the calls
+    already made, schwarz and the extra points (fox, doppelkopf, Charlie, against the queens),
+    every complete deal scored by the rules' scorer. The value is Re's game value as RULES.md
+    1.7 settles it, as Re scores it (positive when Re wins): each Re player scores it, each
+    Kontra player its negation, a soloist three times it (and a record's ``bock`` multiplies
+    all). ``record``: as for ``solve``, the position after its last card (``from_start``: before
+    its first card). The search is exact but plain (docs/solver.md): about four tricks left fit
+    the default ``node_limit`` (0: no limit); past it the values are None and
+    ``"over_node_limit": True``.
+
+    Returns ``{"ok": True, "complete": False, "cards_played": n, "to_move": seat, "value_re": V,
+    "card_values": {"QC": V1, ...}}`` (``card_values``: the value after each legal card of the
+    seat to move and best play after it); a complete record gives its own value (``"complete":
+    True``, no card_values); a bad record GAME_RECORD.md's error object (``"ok": False``).
+
+    Example (the first record of examples/records.jsonl, cut after 36 cards)::
+
+        import json, dokosim
+        rec = json.loads(open("examples/records.jsonl").readline())
+        out = dokosim.best_score({**rec, "play": rec["play"][:36]})
+        out["value_re"], out["card_values"]
+    """
+    from .engine.layout import RES_VALUE, RES_WINNER
+    _check_node_limit(node_limit)
+    if isinstance(record, (str, bytes)):
+        import orjson
+        try:
+            record = orjson.loads(record)
+        except orjson.JSONDecodeError as exc:
+            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+    try:
+        detail = replay_detail(record)
+        if detail["error"]:
+            return detail["output"]
+        if from_start:
+            detail = replay_detail({**record, "play": []})
+            if detail["error"]:
+                return detail["output"]
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    state = detail["state"]
+    st, hands = state[0], state[1]
+    n = int(st[P_NPLAYED])
+    if n == 4 * int(detail["packed"].rules.hand_size):
+        res = detail["res"]
+        value = int(res[RES_VALUE])
+        return {"ok": True, "complete": True, "cards_played": n, "to_move": None,
+                "value_re": -value if int(res[RES_WINNER]) == 1 else value}
+    solver = solver or Solver()
+    saved = solver.node_limit
+    solver.node_limit = int(node_limit)
+    try:
+        solver.load(state)
+        solved = solver.score_values()
+    finally:
+        solver.node_limit = saved
+    seat = int(st[P_TURN])
+    table = detail["packed"].table
+    to_move = seat if table is None else table[seat]
+    out = {"ok": True, "complete": False, "cards_played": n, "to_move": to_move}
+    if solved is None:
+        return {**out, "value_re": None, "card_values": None, "over_node_limit": True}
+    value, values = solved
+    card_values = {}
+    for c in mask_cards(int(hands[seat])):
+        if values[c] > -SCORE_ILLEGAL:
+            card_values[card_name(c)] = int(values[c])
+    return {**out, "value_re": value, "card_values": card_values}

@@ -99,9 +99,11 @@ def settle(items, eyes_re, tricks_re, n_tricks, lv_re, lv_ko, is_solo):
     return w, value, re_value
 
 
-@decision_kernel
-def score_deal(st, plays, play_seat, trick_winner, items, res):
-    """Score a complete deal into ``items`` (2 x N_ITEMS, row 0 Re) and ``res``."""
+@inline_kernel
+def tally_deal(st, plays, play_seat, trick_winner, items):
+    """The items of a complete deal into ``items`` (2 x N_ITEMS, row 0 Re), and (winner 0 Re /
+    1 Kontra / 2 none, value, Re's value, Re's eyes, Re's tricks): ``score_deal`` without
+    writing ``res``, inlined where a search scores its leaves (``engine.score_solver``)."""
     n_tricks = st[P_HAND_SIZE]
     re_mask = st[H_RE_MASK]
     contract = st[H_CONTRACT]
@@ -133,6 +135,14 @@ def score_deal(st, plays, play_seat, trick_winner, items, res):
             if play_seat[k] == trick_winner[n_tricks - 1] and (plays[k] >> 1) == T_JC:
                 items[0 if (re_mask >> play_seat[k]) & 1 else 1, I_CHARLIE] += 1
     w, value, re_value = settle(items, eyes_re, tricks_re, n_tricks, st[P_LEVEL_RE], st[P_LEVEL_KO], is_solo)
+    return w, value, re_value, eyes_re, tricks_re
+
+
+@decision_kernel
+def score_deal(st, plays, play_seat, trick_winner, items, res):
+    """Score a complete deal into ``items`` (2 x N_ITEMS, row 0 Re) and ``res``."""
+    w, value, re_value, eyes_re, tricks_re = tally_deal(st, plays, play_seat, trick_winner, items)
+    re_mask = st[H_RE_MASK]
     soloist = st[H_SOLOIST]
     for s in range(4):
         if soloist >= 0:
