@@ -14,6 +14,8 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @click.option("--from-start", is_flag=True, help="Solve the position before the first card.")
 @click.option("--par", "with_par", is_flag=True,
               help="Also the par of each record's deal: which reservations win with open cards.")
+@click.option("--score", "with_score", is_flag=True,
+              help="Also best play for the deal's score (game value, calls, extra points), within --node-limit.")
 @click.option("--deals", type=click.IntRange(1, 10_000_000), default=None,
               help="Instead of FILE: solve deals 0..N-1 of --seed under every contract kind (needs --out).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
@@ -23,13 +25,13 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
               help="With --deals: the soloist of every solo.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000,
-              help="Nodes per solve; past it a solve gives null (0: no limit). Default 1,000,000 with --deals and "
-                   "for each --par solve; none for a record's own position unless given.")
+              help="Nodes per solve; past it a solve gives null (0: no limit). Default 1,000,000 with --deals, "
+                   "for each --par solve and for --score; none for a record's own position unless given.")
 @click.option("--exact", is_flag=True, help="With --deals: also Re's exact eyes (much slower).")
 @RULES_OPTION
 @RULE_OPTION
 @QUIET_OPTION
-def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, exact, rules_spec, rule_overrides, quiet):
+def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, node_limit, exact, rules_spec, rule_overrides, quiet):
     """Solve game records (JSON Lines; '-' for stdin) with all hands open: one JSON line per record
     with Re's final eyes under best play by both sides (no further calls), the value of each legal
     card of the seat to move, and whether Re reaches 121, 151, 181, 211 and 240 eyes.
@@ -47,9 +49,14 @@ def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, ex
     poverty (the normal game, a marriage, each solo of each seat) solved from the first card with the hands
     as dealt, true when its Re reaches 121 under best play, null past --node-limit (default 1
     million nodes per solve).
+
+    With --score, each line also has "score": Re's game value under best play for the score
+    (RULES.md 1.7 as Re scores it: the calls made, schwarz, the extra points; a soloist scores it
+    three times) and the value after each legal card, null past --node-limit (default 1 million
+    nodes: about four tricks left).
     """
     if deals is not None:
-        if file is not None or from_start or with_par:
+        if file is not None or from_start or with_par or with_score:
             raise UsageError("give FILE (records) or --deals N --out DIR (simulated deals), not both")
         if out is None:
             raise UsageError("--deals N needs --out DIR, a new or empty directory for the dataset")
@@ -74,7 +81,7 @@ def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, ex
         raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson
 
-    from ..solve import Solver
+    from ..solve import Solver, best_score
     from ..solve import par as par_of_record
     from ..solve import solve as solve_record
     solver = Solver()
@@ -93,6 +100,13 @@ def solve(file, from_start, with_par, deals, seed, out, declarer, node_limit, ex
                 out_line = {"line": number, **par_out}
             else:
                 out_line["par"] = {k: v for k, v in par_out.items() if k != "ok"}
+        if with_score and out_line["ok"]:
+            score_out = best_score(line, from_start=from_start, node_limit=node_limit, solver=solver)
+            if not score_out["ok"]:
+                out_line = {"line": number, **score_out}
+            else:
+                out_line["score"] = {k: v for k, v in score_out.items()
+                                     if k in ("value_re", "card_values", "over_node_limit")}
         failed |= not out_line["ok"]
         write(orjson.dumps(out_line, option=orjson.OPT_APPEND_NEWLINE))
         sys.stdout.flush()
