@@ -100,34 +100,51 @@ def settle(items, eyes_re, tricks_re, n_tricks, lv_re, lv_ko, is_solo):
 
 
 @inline_kernel
+def tally_trick(st, plays, play_seat, trick_winner, items, t):
+    """Add trick ``t``'s extra points (fox caught, doppelkopf) to ``items`` (2 x N_ITEMS, row 0
+    Re), by the parties of ``st``; returns (its eyes if Re won it else 0, 1 if Re won it else 0)."""
+    re_mask = st[H_RE_MASK]
+    is_solo = CONTRACT_IS_SOLO[st[H_CONTRACT]] == 1
+    w_side = 0 if (re_mask >> trick_winner[t]) & 1 else 1
+    eyes = 0
+    for k in range(4 * t, 4 * t + 4):
+        c = plays[k]
+        eyes += EYES[c]
+        if not is_solo and (c >> 1) == T_AD:
+            fox_side = 0 if (re_mask >> play_seat[k]) & 1 else 1
+            if fox_side != w_side:
+                items[w_side, I_FOX] += 1
+    if not is_solo and eyes >= 40:
+        items[w_side, I_DOPPELKOPF] += 1
+    return (eyes, 1) if w_side == 0 else (0, 0)
+
+
+@inline_kernel
+def tally_tricks(st, plays, play_seat, trick_winner, items, count):
+    """The extra points of tricks 0 .. count-1 into ``items`` (zeroed first, ``tally_trick``);
+    returns (Re's eyes, Re's tricks) in them. ``tally_deal`` for a complete deal; a search for
+    the tricks taken so far."""
+    for s in range(2):
+        for i in range(N_ITEMS):
+            items[s, i] = 0
+    eyes_re = 0
+    tricks_re = 0
+    for t in range(count):
+        e, won = tally_trick(st, plays, play_seat, trick_winner, items, t)
+        eyes_re += e
+        tricks_re += won
+    return eyes_re, tricks_re
+
+
+@inline_kernel
 def tally_deal(st, plays, play_seat, trick_winner, items):
     """The items of a complete deal into ``items`` (2 x N_ITEMS, row 0 Re), and (winner 0 Re /
     1 Kontra / 2 none, value, Re's value, Re's eyes, Re's tricks): ``score_deal`` without
     writing ``res``, inlined where a search scores its leaves (``engine.score_solver``)."""
     n_tricks = st[P_HAND_SIZE]
     re_mask = st[H_RE_MASK]
-    contract = st[H_CONTRACT]
-    is_solo = CONTRACT_IS_SOLO[contract] == 1
-    for s in range(2):
-        for i in range(N_ITEMS):
-            items[s, i] = 0
-    eyes_re = 0
-    tricks_re = 0
-    for t in range(n_tricks):
-        w_side = 0 if (re_mask >> trick_winner[t]) & 1 else 1
-        eyes = 0
-        for k in range(4 * t, 4 * t + 4):
-            c = plays[k]
-            eyes += EYES[c]
-            if not is_solo and (c >> 1) == T_AD:
-                fox_side = 0 if (re_mask >> play_seat[k]) & 1 else 1
-                if fox_side != w_side:
-                    items[w_side, I_FOX] += 1
-        if w_side == 0:
-            eyes_re += eyes
-            tricks_re += 1
-        if not is_solo and eyes >= 40:
-            items[w_side, I_DOPPELKOPF] += 1
+    is_solo = CONTRACT_IS_SOLO[st[H_CONTRACT]] == 1
+    eyes_re, tricks_re = tally_tricks(st, plays, play_seat, trick_winner, items, n_tricks)
     if not is_solo:
         last = 4 * (n_tricks - 1)
         # the winning card of the last trick is the one its winner played
