@@ -270,7 +270,7 @@ def par(record, node_limit: int = PAR_NODE_LIMIT, solver: Solver | None = None) 
 
 
 SCORE_NODE_LIMIT = 1_000_000
-"""Default node budget of ``best_score`` (enough for about four tricks left, docs/solver.md)."""
+"""Default node budget of ``best_score`` (five tricks left fit it, docs/solver.md)."""
 
 
 def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LIMIT,
@@ -283,7 +283,7 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
     1.7 settles it, as Re scores it (positive when Re wins): each Re player scores it, each
     Kontra player its negation, a soloist three times it (and a record's ``bock`` multiplies
     all). ``record``: as for ``solve``, the position after its last card (``from_start``: before
-    its first card). The search is exact but plain (docs/solver.md): about four tricks left fit
+    its first card). The search is exact (docs/solver.md): five tricks left fit
     the default ``node_limit`` (0: no limit); past it the values are None and
     ``"over_node_limit": True``.
 

@@ -53,7 +53,7 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
     With --score, each line also has "score": Re's game value under best play for the score
     (RULES.md 1.7 as Re scores it: the calls made, schwarz, the extra points; a soloist scores it
     three times) and the value after each legal card, null past --node-limit (default 1 million
-    nodes: about four tricks left).
+    nodes: five tricks left fit it).
     """
     if deals is not None:
         if file is not None or from_start or with_par or with_score:
