@@ -14,9 +14,9 @@ from .records import RecordError, _form_error, replay_detail
 from .rules import RulesError
 
 THRESHOLDS = (121, 151, 181, 211, 240)
+"""The eyes ``re_reaches`` answers for: Re's win, and what Re needs against no 90 / 60 / 30, all eyes."""
 SCORE_ILLEGAL = 10_000
 """``Solver.score_values`` marks a card that is not legal with a value below minus this."""
-"""The eyes ``re_reaches`` answers for: Re's win, and what Re needs against no 90 / 60 / 30, all eyes."""
 
 
 class Solver:
@@ -27,13 +27,15 @@ class Solver:
     ``card_values()`` solve it. Positions of the same deal share the table's entries.
     ``node_limit`` (0: none) caps the nodes of each solve: past it a solve gives up and returns
     None (a budget for benchmarks and strategies). ``score_values()`` plays for the score
-    instead (``best_score``), with a table of its own (12.6 MB, allocated on its first use).
+    instead (``best_score``), with a table of its own (2**score_table_bits entries of 48 bytes,
+    12.6 MB by default, allocated on its first use; 0 for none).
     """
 
-    def __init__(self, table_bits: int = 20, node_limit: int = 0):
+    def __init__(self, table_bits: int = 20, node_limit: int = 0, score_table_bits: int = 18):
         from .engine.solver import new_table, new_workspace
         self.ws = new_workspace()
         self.tt = new_table(table_bits)
+        self.score_table_bits = score_table_bits  # 0: score_values searches without a table
         self.score_tt = None  # score_values' table, allocated on its first use
         self.node_limit = node_limit
 
@@ -81,7 +83,8 @@ class Solver:
         from .engine.score_solver import new_score_table, solve_score_values
         from .kernels import ensure_loop
         if self.score_tt is None:
-            self.score_tt = new_score_table()
+            bits = self.score_table_bits
+            self.score_tt = new_score_table(bits) if bits > 0 else np.zeros(0, dtype=np.int64)
         values = np.zeros(48, dtype=np.int64)
         items = np.zeros((2, N_ITEMS), dtype=np.int64)
         self._start()
@@ -340,8 +343,10 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
     if solved is None:
         return {**out, "value_re": None, "card_values": None, "over_node_limit": True}
     value, values = solved
+    legal = sum(1 << c for c in mask_cards(int(hands[seat])) if values[c] > -SCORE_ILLEGAL)
     card_values = {}
-    for c in mask_cards(int(hands[seat])):
-        if values[c] > -SCORE_ILLEGAL:
-            card_values[card_name(c)] = int(values[c])
+    for name in mask_str(legal, int(st[P_SCHEME])).split():  # in rank order, as solve gives them
+        card_values[name] = None
+    for c in mask_cards(legal):
+        card_values[card_name(c)] = int(values[c])
     return {**out, "value_re": value, "card_values": card_values}

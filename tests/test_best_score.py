@@ -341,7 +341,8 @@ def test_a_solver_passed_in_keeps_its_limit_and_gives_the_same_values(deals):
     for record, _ in deals[:12]:
         for left in (20, 14, 9):
             position = cut(record, 48 - left)
-            assert dokosim.best_score(position, solver=solver) == dokosim.best_score(position)
+            shared = dokosim.best_score(position, solver=solver)
+            assert shared["value_re"] is not None and shared == dokosim.best_score(position)
             assert solver.node_limit == 777
             assert dokosim.solve(position, solver=solver, node_limit=0) == dokosim.solve(position, node_limit=0)
             assert dokosim.best_score(position, solver=solver, node_limit=0) == dokosim.best_score(position)

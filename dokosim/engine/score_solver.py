@@ -24,10 +24,11 @@ card of a deal does not.
 """
 import numpy as np
 
+from ..cards import CONTRACT_IS_SOLO
 from .bits import lowest_bit_index
 from .jit import decision_kernel, inline_kernel
 from .layout import (
-    H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, P_CLARIFIED, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_TRICK,
+    H_CONTRACT, H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, P_CLARIFIED, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_TRICK,
     P_TURN, R_LEN, ST_LEN,
 )
 from .play import legal_mask
@@ -104,7 +105,8 @@ def _open_frame(ws, tt, items, root, st, hands, plays, play_seat, trick_winner, 
         ws[f + F_TALLIED] = 1
         ws[f + F_EYES] = eyes_re | (tricks_re << 16)
         meta = (seat | ((1 if tricks_re > 0 else 0) << 2) | ((1 if st[P_TRICK] > tricks_re else 0) << 3) | (eyes_re << 4)
-                | (st[H_RE_MASK] << 12) | (st[P_LEVEL_RE] << 16) | (st[P_LEVEL_KO] << 19) | (ws[W_GEN] << 22))
+                | (st[H_RE_MASK] << 12) | (st[P_LEVEL_RE] << 16) | (st[P_LEVEL_KO] << 19)
+                | (CONTRACT_IS_SOLO[st[H_CONTRACT]] << 22) | (ws[W_GEN] << 23))
         h = meta * HASH_MULT
         for j in range(4):
             h = (h ^ hands[j] ^ (h >> 31)) * HASH_MULT
