@@ -12,7 +12,8 @@ marriage is clarified only the marriage player is in that mask; a seat joins Re 
 
 Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``; once the
 parties are settled the undo stack keeps only what ``play_card`` changes), the last trick
-scored without search and the last two by a plain minimax (``_two_tricks``), a transposition
+scored without search and the last two by a plain minimax (``_two_tricks``; the last three by
+``_three_tricks`` when the table and the bounds do not answer), a transposition
 table at trick boundaries (key: the cards still held up to relative rank (``_rank_key``), the
 seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
 buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
@@ -543,13 +544,11 @@ def _options(legal):
 
 
 @inline_kernel
-def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
-    """Re's eyes in the last two tricks, from their first card, fail-soft in (alpha, beta) as
-    ``search``: a plain minimax over both copies of a card as one, each level stopping at the
-    window's edge, the last trick forced. Only once the parties are settled (the caller checks)."""
-    n = st[P_NPLAYED]
-    lead = st[P_TURN] & 3
-    re = st[H_RE_MASK]
+def _two_tricks(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+    """Re's eyes in the last two tricks, from their first card (index ``n``, led by ``lead``; Re
+    the seats of ``re``), fail-soft in (alpha, beta) as ``search``: a plain minimax over both
+    copies of a card as one, each level stopping at the window's edge, the last trick forced.
+    Only once the parties are settled (the caller checks)."""
     h0 = hands[lead]
     h1 = hands[(lead + 1) & 3]
     h2 = hands[(lead + 2) & 3]
@@ -633,6 +632,115 @@ def _two_tricks(st, hands, plays, power, fclass, cmask, dulle, alpha, beta):
                         plays[n + 7] = o2
                     w2 = (w + best_offset(plays, n + 4, 4, power, fclass, dulle, True)) & 3
                     v = (e1 if (rel >> w) & 1 else 0) + (total - e1 if (rel >> w2) & 1 else 0)
+                    if max3:
+                        if v > best3:
+                            best3 = v
+                        if best3 >= beta:
+                            break
+                    else:
+                        if v < best3:
+                            best3 = v
+                        if best3 <= alpha:
+                            break
+                if max2:
+                    if best3 > best2:
+                        best2 = best3
+                    if best2 >= beta:
+                        break
+                else:
+                    if best3 < best2:
+                        best2 = best3
+                    if best2 <= alpha:
+                        break
+            if max1:
+                if best2 > best1:
+                    best1 = best2
+                if best1 >= beta:
+                    break
+            else:
+                if best2 < best1:
+                    best1 = best2
+                if best1 <= alpha:
+                    break
+        if max0:
+            if best1 > best0:
+                best0 = best1
+            if best0 >= beta:
+                break
+        else:
+            if best1 < best0:
+                best0 = best1
+            if best0 <= alpha:
+                break
+    return best0
+
+
+@decision_kernel
+def _three_tricks(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+    """Re's eyes in the last three tricks, from their first card, fail-soft in (alpha, beta):
+    the first of them by a plain minimax as ``_two_tricks`` (both copies of a card as one, each
+    level stopping at the window's edge), the other two by ``_two_tricks``. Parties settled."""
+    h0 = hands[lead]
+    h1 = hands[(lead + 1) & 3]
+    h2 = hands[(lead + 2) & 3]
+    h3 = hands[(lead + 3) & 3]
+    r0 = (re >> lead) & 1
+    r1 = (re >> ((lead + 1) & 3)) & 1
+    r2 = (re >> ((lead + 2) & 3)) & 1
+    r3 = (re >> ((lead + 3) & 3)) & 1
+    rel = r0 | (r1 << 1) | (r2 << 2) | (r3 << 3)
+    max0 = r0 == 1
+    max1 = r1 == 1
+    max2 = r2 == 1
+    max3 = r3 == 1
+    best0 = -1 if max0 else INF
+    m0 = _options(h0)
+    while m0:
+        a = lowest_bit_index(m0)
+        m0 &= m0 - 1
+        plays[n] = a
+        led = cmask[fclass[a]]
+        l1 = h1 & led
+        if l1 == 0:
+            l1 = h1
+        best1 = -1 if max1 else INF
+        m1 = _options(l1)
+        while m1:
+            b = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            plays[n + 1] = b
+            l2 = h2 & led
+            if l2 == 0:
+                l2 = h2
+            best2 = -1 if max2 else INF
+            m2 = _options(l2)
+            while m2:
+                c = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                plays[n + 2] = c
+                l3 = h3 & led
+                if l3 == 0:
+                    l3 = h3
+                best3 = -1 if max3 else INF
+                e3 = EYES[a] + EYES[b] + EYES[c]
+                m3 = _options(l3)
+                while m3:
+                    d = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    plays[n + 3] = d
+                    w = best_offset(plays, n, 4, power, fclass, dulle, False)
+                    e1 = e3 + EYES[d]
+                    base = e1 if (rel >> w) & 1 else 0
+                    hands[lead] = h0 ^ (np.int64(1) << a)
+                    hands[(lead + 1) & 3] = h1 ^ (np.int64(1) << b)
+                    hands[(lead + 2) & 3] = h2 ^ (np.int64(1) << c)
+                    hands[(lead + 3) & 3] = h3 ^ (np.int64(1) << d)
+                    v = base + _two_tricks(n + 4, (lead + w) & 3, re, hands, plays, power, fclass, cmask, dulle,
+                                           alpha - base, beta - base)
+                    hands[lead] = h0
+                    hands[(lead + 1) & 3] = h1
+                    hands[(lead + 2) & 3] = h2
+                    hands[(lead + 3) & 3] = h3
                     if max3:
                         if v > best3:
                             best3 = v
@@ -820,8 +928,12 @@ def search(ws, tt, alpha, beta):
             return gain
         rem = ws[W_HAND_EYES]
         if left == 8 and st[P_CLARIFIED] and beta > 0 and alpha < rem:
-            # the last two tricks: a plain minimax, cheaper than the table
-            return _two_tricks(st, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
+            # the last two or three tricks: a plain minimax, cheaper than the table
+            if left == 8:
+                return _two_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
+                                   rules[R_DULLE], alpha, beta)
+            return _three_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
+                                 rules[R_DULLE], alpha, beta)
         if beta <= 0 or alpha >= rem:
             if STATS:
                 ws[W_STATS + 48 * S_TRIVIAL + n] += 1
@@ -887,6 +999,19 @@ def search(ws, tt, alpha, beta):
                 ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
             if rem - later <= alpha:
                 return rem - later
+        if left == 12 and settled:
+            # the last three tricks: a plain minimax once the table has no answer
+            best = _three_tricks(n, leader, re_mask, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
+            if best <= alpha:
+                hi = best
+            elif best >= beta:
+                lo = best
+            else:
+                lo = best
+                hi = best
+            tt[2 * slot_i] = key
+            tt[2 * slot_i + 1] = lo | (hi << 8) | (12 << 23) | (ws[W_GEN] << 29)
+            return best
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
         to_come = ws[W_HAND_EYES] + _table_eyes(plays, n)
