@@ -86,7 +86,8 @@ W_DEAL = W_NODES + 1               # 4: the hands as dealt (with the cards playe
 W_SIG = W_DEAL + 4                 # a digest of the deal's tables, rules and marriage seat
 W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped benchmarks and budgets
 W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
-W_ATTR = W_ABORTED + 1             # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
+W_THREE = W_ABORTED + 1            # 1: the last three tricks by _three_tricks (a solve from at most THREE_ROOT_CARDS cards)
+W_ATTR = W_THREE + 1               # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
 W_CLASSES = W_ATTR + 48            # 5: the slots of each class
 W_EYE_SLOTS = W_CLASSES + 5       # 6: the slots of the cards with each value of EYE_VALUES
 W_SAVE_LIVE = W_EYE_SLOTS + 6        # 48: W_LIVE before each card index
@@ -101,6 +102,7 @@ RKC_BITS = 13
 W_RKC = W_STATS + 16 * 48          # 3 x 2**RKC_BITS: the rank-key cache (_class_rank_key): class's live slots
 #                                    | class << 48, the table generation, that class's part of the key
 W_LEN = W_RKC + 3 * (1 << RKC_BITS)
+THREE_ROOT_CARDS = 36  # _three_tricks pays with up to 9 tricks left at the root, not from the first card (docs/solver.md, round 6)
 STATS = False  # compile the statistics counters in (development)
 S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI = range(12)
 
@@ -143,6 +145,7 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         ws[W_HANDS + s] = hands[s]
     ws[W_ABORTED] = 0
     n = st[P_NPLAYED]
+    ws[W_THREE] = 1 if 4 * st[P_HAND_SIZE] - n <= THREE_ROOT_CARDS else 0
     for i in range(48):
         ws[W_PLAYS + i] = plays[i] if i < n else 0
         ws[W_PLAY_SEAT + i] = play_seat[i] if i < n else 0
@@ -999,7 +1002,7 @@ def search(ws, tt, alpha, beta):
                 ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
             if rem - later <= alpha:
                 return rem - later
-        if left == 12 and settled:
+        if left == 12 and settled and ws[W_THREE]:
             # the last three tricks: a plain minimax once the table has no answer
             best = _three_tricks(n, leader, re_mask, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
             if best <= alpha:
