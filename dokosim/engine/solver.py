@@ -18,7 +18,7 @@ table at trick boundaries (key: the cards still held up to relative rank (``_ran
 seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
 buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
 win, and at a trick boundary the leader's sure trump tricks, its plain-suit quick tricks and
-each side's later tricks by counting trumps), one move per class of equivalent cards
+the later tricks of the side holding the top trump), one move per class of equivalent cards
 (cards of one seat with the same eyes between which no other seat holds a card of the class,
 nor has one on the table; the two copies of a card are the simplest case), quasi-equivalent
 cards (the same with different eyes: skipped when the other's bound plus or minus the
@@ -831,15 +831,47 @@ def _quick_eyes(ws, leader, sure):
 
 
 @inline_kernel
-def _side_sure_eyes(ws, side, re_mask, live):
-    """A lower bound on the eyes side ``side`` (1: Re, 0: Kontra) takes from a trick boundary,
-    by counting trumps. A trump loses the trick it is played in only to a higher trump of the
-    other side (or a tied one), and each such card beats at most one trick; so of a seat's j
-    highest trumps, at least j minus the opponents' trumps ranking at or above the j-th win
-    for the side, one trick each. The side takes those tricks' cards: at least the fewest eyes
-    of that many of the j trumps, and from every other seat its cards with the fewest eyes.
-    The best seat and j (with no opponent trump above, these are the masters of later tricks)."""
+def _top_trump_holder(ws, live):
+    """The seat holding the highest trump still held (at a trick boundary), or -1."""
+    lt = live & ws[W_CLASSES + 4]
+    if lt == 0:
+        return -1
+    top = _highest_bit_index(lt)
+    for s in range(4):
+        if (ws[W_HELD + s] >> top) & 1:
+            return s
+    return -1
+
+
+@inline_kernel
+def _master_eyes(ws, holder, masters):
+    """A lower bound on the eyes the side of ``holder`` takes from a trick boundary: each of its
+    ``masters`` (trumps above every other seat's, not tied with one) wins the trick it is played
+    in, whoever leads, and each other seat gives a card to each of those tricks (at least its
+    cards with the fewest eyes)."""
+    count = popcount(masters)
+    if count == 0:
+        return 0
+    eyes = 0
+    m = masters
+    while m:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
+        m &= m - 1
+    for s in range(4):
+        if s != holder:
+            eyes += _least_eyes(ws, ws[W_HELD + s], count)
+    return eyes
+
+
+@inline_kernel
+def _side_master_eyes(ws, holder, re_mask, live):
+    """A lower bound on the eyes the side of ``holder`` (the seat holding the top trump) takes
+    from a trick boundary: for each seat of that side, its masters (trumps above every
+    opponent's trump, not tied with one; a partner's trump does not count against them) each
+    win for the side the trick they are played in, one trick each, and every other seat gives a
+    card to each of those tricks (at least its cards with the fewest eyes); the best seat's."""
     trumps = ws[W_CLASSES + 4]
+    side = (re_mask >> holder) & 1
     opp = np.int64(0)
     for s in range(4):
         if ((re_mask >> s) & 1) != side:
@@ -850,23 +882,13 @@ def _side_sure_eyes(ws, side, re_mask, live):
         if ((re_mask >> s) & 1) != side:
             continue
         mine = ws[W_HELD + s] & trumps
-        top = np.int64(0)
-        j = 0
-        wins = 0
-        while mine:
-            x = _highest_bit_index(mine)
-            mine &= ~(np.int64(1) << x)
-            top |= np.int64(1) << x
-            j += 1
-            w = j - popcount(opp & (~((np.int64(1) << x) - 1) | ws[W_TIE + x]))
-            if w > wins:
-                wins = w
-                eyes = _least_eyes(ws, top, w)
-                for o in range(4):
-                    if o != s:
-                        eyes += _least_eyes(ws, ws[W_HELD + o], w)
-                if eyes > best:
-                    best = eyes
+        if opp != 0:
+            top = _highest_bit_index(opp)
+            mine &= ~((np.int64(2) << top) - 1) & ~ws[W_TIE + top]
+        if mine != 0:
+            e = _master_eyes(ws, s, mine)
+            if e > best:
+                best = e
     return best
 
 
@@ -931,12 +953,9 @@ def search(ws, tt, alpha, beta):
             return gain
         rem = ws[W_HAND_EYES]
         if left == 8 and st[P_CLARIFIED] and beta > 0 and alpha < rem:
-            # the last two or three tricks: a plain minimax, cheaper than the table
-            if left == 8:
-                return _two_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
-                                   rules[R_DULLE], alpha, beta)
-            return _three_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
-                                 rules[R_DULLE], alpha, beta)
+            # the last two tricks: a plain minimax, cheaper than the table
+            return _two_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
+                               rules[R_DULLE], alpha, beta)
         if beta <= 0 or alpha >= rem:
             if STATS:
                 ws[W_STATS + 48 * S_TRIVIAL + n] += 1
@@ -988,19 +1007,20 @@ def search(ws, tt, alpha, beta):
                 return sure
         elif settled and rem - sure <= alpha:
             return rem - sure
-        # sure tricks by counting trumps (_side_sure_eyes): Re's as a lower bound; Kontra's as an
-        # upper bound on Re's eyes once the parties are settled
-        live = ws[W_LIVE]
-        later = _side_sure_eyes(ws, 1, re_mask, live)
-        if STATS and later >= beta:
-            ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
-        if later >= beta:
-            return later
-        if settled:
-            later = _side_sure_eyes(ws, 0, re_mask, live)
-            if STATS and rem - later <= alpha:
-                ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
-            if rem - later <= alpha:
+        # later tricks: a trump of the side holding the top trump that ranks above every
+        # opponent's trump (not tied with one) wins the trick it is played in, whoever leads
+        # (its partner may only take the trick instead); a seat's masters are in distinct
+        # tricks, and each other seat gives a card to each of those tricks
+        holder = _top_trump_holder(ws, ws[W_LIVE])
+        if holder >= 0 and (settled or (re_mask >> holder) & 1):
+            later = _side_master_eyes(ws, holder, re_mask, ws[W_LIVE])
+            if STATS:
+                if ((re_mask >> holder) & 1 and later >= beta) or (not (re_mask >> holder) & 1 and rem - later <= alpha):
+                    ws[W_STATS + 48 * S_QUICK_CUT + n] += 1
+            if (re_mask >> holder) & 1:
+                if later >= beta:
+                    return later
+            elif rem - later <= alpha:
                 return rem - later
         if left == 12 and settled and ws[W_THREE]:
             # the last three tricks: a plain minimax once the table has no answer
