@@ -86,7 +86,7 @@ W_DEAL = W_NODES + 1               # 4: the hands as dealt (with the cards playe
 W_SIG = W_DEAL + 4                 # a digest of the deal's tables, rules and marriage seat
 W_LIMIT = W_SIG + 1                # node limit of a solve (0: none), for capped benchmarks and budgets
 W_ABORTED = W_LIMIT + 1            # 1 once a search ran past W_LIMIT (its results are not valid)
-W_THREE = W_ABORTED + 1            # 1: the last three tricks by _three_tricks (a solve from at most THREE_ROOT_CARDS cards)
+W_THREE = W_ABORTED + 1            # 1: the last three tricks by _three_tricks (set per solve by _three_from_root)
 W_ATTR = W_THREE + 1               # 48: per slot, what the relative-rank key keeps of its card (owner, eyes, Dulle)
 W_CLASSES = W_ATTR + 48            # 5: the slots of each class
 W_EYE_SLOTS = W_CLASSES + 5       # 6: the slots of the cards with each value of EYE_VALUES
@@ -145,7 +145,6 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
         ws[W_HANDS + s] = hands[s]
     ws[W_ABORTED] = 0
     n = st[P_NPLAYED]
-    ws[W_THREE] = 1 if 4 * st[P_HAND_SIZE] - n <= THREE_ROOT_CARDS else 0
     for i in range(48):
         ws[W_PLAYS + i] = plays[i] if i < n else 0
         ws[W_PLAY_SEAT + i] = play_seat[i] if i < n else 0
@@ -1033,7 +1032,7 @@ def search(ws, tt, alpha, beta):
                 lo = best
                 hi = best
             tt[2 * slot_i] = key
-            tt[2 * slot_i + 1] = lo | (hi << 8) | (12 << 23) | (ws[W_GEN] << 29)
+            tt[2 * slot_i + 1] = lo | (hi << 8) | ((tt_move + 1) << 16) | (12 << 23) | (ws[W_GEN] << 29)
             return best
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
@@ -1226,11 +1225,20 @@ def past_eyes(ws):
     return eyes
 
 
+@inline_kernel
+def _three_from_root(ws):
+    """Set ``ws[W_THREE]`` for a solve from the current position: ``_three_tricks`` only in a
+    solve from at most ``THREE_ROOT_CARDS`` cards left (docs/solver.md, round 6)."""
+    left = 4 * ws[W_ST + P_HAND_SIZE] - ws[W_ST + P_NPLAYED]
+    ws[W_THREE] = 1 if left <= THREE_ROOT_CARDS else 0
+
+
 @decision_kernel
 def exact_to_come(ws, tt, guess):
     """Re's exact eyes in the tricks still to be completed: null-window searches until the bounds
     meet, the first at ``guess``, then each halving the range left (the fail-soft bounds of a
     search narrow it further; MTD(f)'s steps from the last bound took 4 times as many searches)."""
+    _three_from_root(ws)
     lo = 0
     hi = _eyes_to_come(ws)
     beta = min(max(guess, lo + 1), hi)
@@ -1250,6 +1258,7 @@ def exact_to_come(ws, tt, guess):
 def exact_full_window(ws, tt):
     """Re's exact eyes in the tricks still to be completed: one alpha-beta search over the whole
     range (an alternative to MTD(f), for the benchmarks)."""
+    _three_from_root(ws)
     return search(ws, tt, -1, _eyes_to_come(ws) + 1)
 
 
@@ -1270,6 +1279,7 @@ def solve_reaches(ws, tt, threshold):
         return True
     if need > _eyes_to_come(ws):
         return False
+    _three_from_root(ws)
     return search(ws, tt, need - 1, need) >= need
 
 
