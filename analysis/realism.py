@@ -185,7 +185,7 @@ def main(argv=None):
     ap.add_argument("--notes", default=str(Path(__file__).with_name("realism_notes.md")),
                     help="Markdown appended to the report (the comparison's discussion)")
     args = ap.parse_args(argv)
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     t = time.perf_counter()
     df = simulate(args.deals, seed=args.seed, rules=args.rules, strategy="heuristic")
     seconds = time.perf_counter() - t

@@ -1,6 +1,6 @@
 """``python -m analysis.strategies [--deals N] [--strategy S] [--seed S] [--results DIR]``: the same as
 ``dokosim study strategies`` (docs/studies.md); the study is ``dokosim/studies/strategies.py``."""
-from dokosim.studies.cli import script_main
+from analysis import script_main
 
 if __name__ == "__main__":
     script_main("strategies")

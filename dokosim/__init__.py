@@ -3,28 +3,28 @@ import importlib
 import sys
 import types
 
-__version__ = "0.1.0"
+from .version import __version__
 
-# The public functions, imported on first use (the numba kernels are heavy). Some share their
-# module's name (dokosim.simulate), so a plain module __getattr__ would hand out the module once
-# it is imported; the package class below answers these names with the function every time.
+# The public functions, imported on first use (the numba kernels are heavy). The package class
+# below answers these names with the function every time, also where a subpackage of the same
+# name (dokosim.game) has been imported.
 _PUBLIC = {
-    "simulate": ("dokosim.simulate", "simulate"),
-    "simulate_sessions": ("dokosim.session", "simulate_sessions"),
-    "probe_calls": ("dokosim.call_probe", "probe_calls"),
-    "score": ("dokosim.records", "score_objects"),
-    "solve": ("dokosim.solve", "solve"),
-    "par": ("dokosim.solve", "par"),
-    "best_score": ("dokosim.solve", "best_score"),
-    "audit": ("dokosim.audit", "audit"),
+    "simulate": ("dokosim.run.simulate", "simulate"),
+    "simulate_sessions": ("dokosim.run.session", "simulate_sessions"),
+    "probe_calls": ("dokosim.run.call_probe", "probe_calls"),
+    "score": ("dokosim.records.record", "score_objects"),
+    "solve": ("dokosim.dd.solve", "solve"),
+    "par": ("dokosim.dd.solve", "par"),
+    "best_score": ("dokosim.dd.solve", "best_score"),
+    "audit": ("dokosim.dd.audit", "audit"),
     "Rules": ("dokosim.rules", "Rules"),
-    "Game": ("dokosim.game", "Game"),
-    "GameError": ("dokosim.game", "GameError"),
-    "action_name": ("dokosim.game", "action_name"),
-    "action_id": ("dokosim.game", "action_id"),
-    "Agent": ("dokosim.agents", "Agent"),
-    "DDOracle": ("dokosim.oracle", "DDOracle"),
-    "VectorGame": ("dokosim.vector", "VectorGame"),
+    "Game": ("dokosim.game.game", "Game"),
+    "GameError": ("dokosim.game.game", "GameError"),
+    "action_name": ("dokosim.game.game", "action_name"),
+    "action_id": ("dokosim.game.game", "action_id"),
+    "Agent": ("dokosim.game.agents", "Agent"),
+    "DDOracle": ("dokosim.dd.oracle", "DDOracle"),
+    "VectorGame": ("dokosim.game.vector", "VectorGame"),
 }
 
 

@@ -1,63 +1,23 @@
-"""The compiled kernels: which there are, whether they are cached, and compiling them once.
+"""The compiled kernels: which there are, and compiling them all once (``dokosim compile``).
 
 dokosim compiles a handful of kernels, each once per machine (numba's on-disk cache, stamped
 with the package's source, see engine/jit.py): the deal loop (simulate, sessions and call
-probes in one kernel, sim_loop.run_chunk), the record replay, and each strategy that is not
-inlined in the loop (heuristic, pimc and users' plug-ins, see engine/strategy_call.py). Any
+probes in one kernel, loop/sim_loop.run_chunk), the record replay, and each strategy that is not
+inlined in the loop (heuristic, pimc and users' plug-ins, see loop/strategy_call.py). Any
 combination of strategies at any seats, in any command, reuses them.
 
-``announce_compile`` tells the user on stderr, before a kernel compiles, what is compiling and
-about how long it takes; ``compile_all`` (``dokosim compile``) compiles every built-in kernel
-ahead of use, for a cluster image, a notebook server or CI.
+``compile_all`` (``dokosim compile``) compiles every built-in kernel ahead of use, for a cluster
+image, a notebook server or CI; engine/jit.py tells the user, before a kernel compiles, what is
+compiling and about how long it takes.
 """
 from __future__ import annotations
 
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
-# Seconds each kernel took to compile cold on a 2-core machine (scripts/coldstart.py);
-# only used to tell the user what to expect.
-EXPECTED_SECONDS = {"the deal loop": 60, "the record replay": 10, "the heuristic strategy": 25,
-                    "the pimc strategy": 40, "the double-dummy solver": 60,
-                    "the game kernels": 55, "the batched game": 45}
-_announced: set[str] = set()
-
-
-def announce_compile(what: str, seconds: float | None = None) -> None:
-    """One line on stderr: ``what`` is compiling, once, about ``seconds``. Said once per process."""
-    if what in _announced or os.environ.get("DOKOSIM_QUIET_COMPILE"):
-        return
-    _announced.add(what)
-    seconds = seconds if seconds is not None else EXPECTED_SECONDS.get(what)
-    about = f", about {seconds:.0f} s" if seconds else ""
-    print(f"dokosim: compiling {what}, once{about} (later runs load it from the cache)",
-          file=sys.stderr, flush=True)
-
-
-def dispatcher_cached(dispatcher) -> bool:
-    """Whether a numba dispatcher (or a strategy's CFunc entry point) has a compiled version in
-    this process or on disk. On disk: numba's cache index for the function is valid (its
-    source stamp matches); a call with other argument types would still compile."""
-    if getattr(dispatcher, "signatures", None):
-        return True
-    try:
-        return bool(dispatcher._cache._cache_file._load_index())
-    except Exception:  # numba internals moved: assume it compiles
-        return False
-
-
-def ensure_loop(dispatcher, what: str):
-    """``dispatcher``, announced first if calling it will compile it."""
-    if not dispatcher_cached(dispatcher):
-        announce_compile(what)
-    return dispatcher
-
-
-# ---------------------------------------------------------------- dokosim compile
 
 @dataclass(frozen=True)
 class Kernel:
@@ -68,7 +28,7 @@ class Kernel:
 
 
 def _deal_loop():
-    from .simulate import simulate
+    from .run.simulate import simulate
     simulate(8, seed=0, strategy="random,simple,random,simple", quiet=True)
     simulate(8, seed=0, strategy="random", quiet=True, where="trumps(0) >= 0")  # the conditional deal
 
@@ -89,21 +49,21 @@ SAMPLE_RECORD = {'announcements': [{'call': 're', 'cards_played': 1, 'seat': 3},
 
 
 def _record_replay():
-    from .records import score_objects
+    from .records.record import score_objects
     score_objects([SAMPLE_RECORD])
 
 
 def _solver():
-    from .solve import solve
+    from .dd.solve import solve
     solve({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})
-    from .audit import audit_records
+    from .dd.audit import audit_records
     audit_records([SAMPLE_RECORD], tricks=2)  # its audit_line (dokosim audit)
-    from .solve import best_score
+    from .dd.solve import best_score
     best_score({**SAMPLE_RECORD, "play": SAMPLE_RECORD["play"][:44]})  # the best-score search
 
 
 def _vector_game():
-    from .vector import VectorGame
+    from .game.vector import VectorGame
     vec = VectorGame(2)
     vec.step(vec.random_actions())
     vec.observe(dtype="uint8")
@@ -111,8 +71,8 @@ def _vector_game():
 
 
 def _game():
-    from .agents import Agent
-    from .game import Game
+    from .game.agents import Agent
+    from .game.game import Game
     game = Game(seed=0)
     game.apply_action(Agent("random").act(game))
     game.observation_tensor(0)
@@ -121,7 +81,7 @@ def _game():
 
 def _strategy(name):
     def run():
-        from .strategies.registry import compiled_strategy, resolve
+        from .loop.registry import compiled_strategy, resolve
         compiled_strategy(resolve(name).module_path)
     return run
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import SOLO_KINDS
+from .engine.cards import SOLO_KINDS
 from .engine.layout import (
     R_BOCK_MASK, R_DULLE, R_FIVE_PLAYERS, R_LEN, R_NO_NINES, R_PIGLETS, R_POVERTY, R_SOLO_MASK,
     R_SUPERPIGLETS, R_THROW_IN,

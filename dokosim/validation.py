@@ -24,6 +24,14 @@ from dataclasses import dataclass
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1 (the kernels' int64)
 
 
+
+# Upper bounds on the sizes a run may ask for: beyond them a run would exhaust the machine (the chunk
+# bounds alone of 2**63 deals fill the memory) long before it finished. The command line reads
+# these for its option ranges.
+MAX_DEALS = 10**12            # deals per simulate, tournament or probe-calls run
+MAX_ROUNDS = 10**10           # sessions per session run (at most 64 deals each)
+
+
 class SimulationError(ValueError):
     """Bad arguments to simulate and the other runs (each message names the argument, the bad
     value and what is valid)."""

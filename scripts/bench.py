@@ -76,7 +76,7 @@ def bench_kernel(label, floor, n, threads, chunk=250_000, **plan_kwargs):
     """Deals per second of the simulator's chunk loop (as simulate() runs it, without the DataFrame)."""
     import numba
 
-    from dokosim.simulate import Simulator, make_plan
+    from dokosim.run.simulator import Simulator, make_plan
     numba.set_num_threads(threads)
     sim = Simulator(make_plan(n, **plan_kwargs))
     sim.rows(0, 1000)  # compile / warm
@@ -94,8 +94,8 @@ def bench_kernel(label, floor, n, threads, chunk=250_000, **plan_kwargs):
 
 
 def bench_score(floor, n):
-    from dokosim.records import score_lines
-    from dokosim.simulate import simulate
+    from dokosim.records.record import score_lines
+    from dokosim.run.simulate import simulate
     df = simulate(n, seed=99, strategy="random", keep_play=True,
                   params={"*": {"p_reserve": 0.2, "p_call": 0.1}})
     lines = list(df["record"])
@@ -112,7 +112,7 @@ def bench_score(floor, n):
 
 
 def bench_end_to_end(floor, n, chunk):
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     out = Path(tempfile.mkdtemp(prefix="dokosim_bench_")) / "run"
     simulate(1000, seed=1, strategy="simple")  # compile
     t = time.perf_counter()
@@ -126,7 +126,7 @@ def bench_end_to_end(floor, n, chunk):
 
 
 def bench_compile():
-    code = ("import time; t=time.perf_counter(); from dokosim.simulate import simulate; "
+    code = ("import time; t=time.perf_counter(); from dokosim.run.simulate import simulate; "
             "simulate(100, strategy='simple'); print(time.perf_counter()-t)")
     cold_dir = tempfile.mkdtemp(prefix="dokosim_cold_")
     env = dict(os.environ, NUMBA_CACHE_DIR=cold_dir + "/numba", DOKOSIM_CACHE_DIR=cold_dir + "/doko")
@@ -164,7 +164,7 @@ def bench_pimc(floor, n, pairs=2):
     (new deals every pair), the total of each."""
     import numba
 
-    from dokosim.simulate import Simulator, make_plan
+    from dokosim.run.simulator import Simulator, make_plan
     numba.set_num_threads(1)
     sides = (("pimc_solver: solver endgame, solve_tricks=6", {"*": {"solve_tricks": 6}}), ("default, rollouts only", None))
     sims = [Simulator(make_plan(2 + pairs * n, seed=1, strategy="pimc", params=params)) for _, params in sides]
@@ -194,7 +194,7 @@ def bench_dask(floor, n, workers=2):
     sys.path.insert(0, str(HERE))
     from bench_dask import timed_run, warm
 
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     plan_kwargs = dict(seed=1, strategy="simple", rules="ddv")
     common = dict(chunk_size=250_000, quiet=True, **plan_kwargs)
     simulate(1000, **plan_kwargs)
@@ -221,9 +221,9 @@ def bench_solver(n_start, n_six, node_cap=30_000_000):
 
     import numpy as np
 
-    from dokosim.records import replay_detail
-    from dokosim.simulate import simulate
-    from dokosim.solve import Solver
+    from dokosim.records.record import replay_detail
+    from dokosim.run.simulate import simulate
+    from dokosim.dd.solve import Solver
     df = simulate(max(n_start, n_six), seed=14, strategy="random", contract="normal", calls=False,
                   keep_play=True)
     records = [json.loads(r) for r in df["record"]]
@@ -271,7 +271,7 @@ def bench_conditions(floor, n, passes=4):
     time), the passes alternating, the best of each; the ratio is the acceptance figure."""
     import numba
 
-    from dokosim.simulate import Simulator, make_plan
+    from dokosim.run.simulator import Simulator, make_plan
     numba.set_num_threads(1)
     kinds = {"no condition": {}, "trumps(0) >= 9 (direct)": {"where": "trumps(0) >= 9"},
              "trumps(0) + 0 >= 9 (rejection only)": {"where": "trumps(0) + 0 >= 9"},
@@ -301,7 +301,7 @@ def bench_conditions(floor, n, passes=4):
     import textwrap
     from pathlib import Path
 
-    from dokosim.conditions import predicate_address
+    from dokosim.run.conditions import predicate_address
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "bench_predicate.py").write_text(textwrap.dedent("""
             from numba import njit
@@ -332,7 +332,7 @@ def bench_vector(row_counts, steps):
     import numba
     import numpy as np
 
-    from dokosim.vector import VectorGame
+    from dokosim.game.vector import VectorGame
     a = np.ones(16 << 20, np.float32)  # 64 MB, beyond the caches
     b = np.empty_like(a)
     copy_s = timed(lambda: np.copyto(b, a))
@@ -374,8 +374,8 @@ def bench_game(floor, n_deals):
 
     import numba
 
-    from dokosim.agents import LowestCard, play_deals, register_agent
-    from dokosim.game import Game
+    from dokosim.game.agents import LowestCard, play_deals, register_agent
+    from dokosim.game.game import Game
     numba.set_num_threads(1)
     Game(seed=0).apply_action(24)  # compile / warm
     rng = random.Random(1)

@@ -19,14 +19,14 @@ from pathlib import Path
 
 def warm(plan_kwargs: dict) -> int:
     """On a worker: load (or compile) the kernel of the plan and play a few deals."""
-    from dokosim.simulate import Simulator, make_plan
+    from dokosim.run.simulator import Simulator, make_plan
     Simulator(make_plan(1000, **plan_kwargs)).rows(0, 1000)
     return 1000
 
 
 def timed_run(label: str, deals: int, **kwargs) -> float:
     """Deals per second of one simulate(..., out=<temporary directory>) call."""
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     out = Path(tempfile.mkdtemp(prefix="dokosim_bench_dask_")) / "run"
     try:
         t = time.perf_counter()
@@ -50,7 +50,7 @@ def main():
     import numba
     from distributed import Client, LocalCluster
 
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     plan_kwargs = dict(seed=1, strategy="simple", rules="ddv")
     common = dict(chunk_size=args.chunk_size, quiet=True, **plan_kwargs)
     print(f"cores: {numba.config.NUMBA_NUM_THREADS}; {args.deals:,} deals, simple at all seats, "

@@ -26,8 +26,8 @@ def main() -> None:
     args = ap.parse_args()
     import dokosim
     from dokosim.engine.layout import H_RE_MASK, P_TURN
-    from dokosim.records import replay_detail
-    from dokosim.solve import SCORE_ILLEGAL, Solver
+    from dokosim.records.record import replay_detail
+    from dokosim.dd.solve import SCORE_ILLEGAL, Solver
     frame = dokosim.simulate(args.deals, seed=args.seed, strategy="simple", calls=True, keep_play=True, quiet=True)
     records = [json.loads(r) for r in frame["record"]]
     solver = Solver(node_limit=args.node_limit, score_table_bits=args.score_table_bits)

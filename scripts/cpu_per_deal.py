@@ -71,7 +71,7 @@ def main() -> None:
     args = ap.parse_args()
     import numba
 
-    from dokosim.simulate import Simulator, make_plan
+    from dokosim.run.simulator import Simulator, make_plan
     numba.set_num_threads(1)
     sim = Simulator(make_plan(args.deals, strategy=args.strategy, **PLANS[args.plan]))
     sim.rows(0, 1000)  # compile or load, warm

@@ -3,8 +3,8 @@
     python scripts/oracle_cost.py 6 7 8 9     # 20 DDV deals of seed 1 each, one thread
 """
 import time, sys, dokosim, numpy as np
-from dokosim.game import Game
-from dokosim.oracle import DDOracle
+from dokosim.game.game import Game
+from dokosim.dd.oracle import DDOracle
 for k in map(int, sys.argv[1:]):
     o = DDOracle(exact_tricks=k)
     ts=[]

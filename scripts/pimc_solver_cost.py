@@ -22,9 +22,9 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
-    from dokosim.records import replay_detail
-    from dokosim.simulate import simulate
-    from dokosim.solve import Solver
+    from dokosim.records.record import replay_detail
+    from dokosim.run.simulate import simulate
+    from dokosim.dd.solve import Solver
     recs = [json.loads(r) for r in simulate(args.deals, seed=args.seed, strategy="heuristic", keep_play=True,
                                              quiet=True)["record"]]
     recs = [r for r in recs if len(r.get("play", [])) == 48]

@@ -4,7 +4,7 @@
     python scripts/solver_ab.py A_MODULE [B_MODULE] [--set six] [--n 300] [--passes 3]
 
 A_MODULE, B_MODULE: module names under dokosim.engine (B defaults to ``solver``); for instance
-copy the solver of a commit to dokosim/engine/_solver_a.py (``git show REV:dokosim/engine/solver.py``)
+copy the solver of a commit to dokosim/engine/_solver_a.py (``git show REV:dokosim/solver/eyes.py``)
 and run ``python scripts/solver_ab.py _solver_a``. Prints each version's CPU time and nodes and
 the ratio B/A of the times (total, and the median of the per-position ratios)."""
 import argparse

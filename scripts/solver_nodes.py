@@ -28,8 +28,8 @@ def positions(n, cache="/tmp/solver_positions.npz"):
         if int(z["n"]) >= n:
             return {cards: [tuple(z[f"{cards}_{i}_{j}"] for j in range(9)) for i in range(n)]
                     for cards in (0, 12, 24, 40)}
-    from dokosim.records import replay_detail
-    from dokosim.simulate import simulate
+    from dokosim.records.record import replay_detail
+    from dokosim.run.simulate import simulate
     df = simulate(n, seed=14, strategy="random", contract="normal", calls=False, keep_play=True)
     records = [json.loads(r) for r in df["record"]]
     arrays = {"n": np.array(n)}
@@ -57,7 +57,7 @@ def main():
     ap.add_argument("--passes", type=int, default=1, help="solve each set this many times; times: the fastest pass")
     args = ap.parse_args()
     states = positions(max(args.n, 20))
-    from dokosim.solve import Solver
+    from dokosim.dd.solve import Solver
     solver = Solver(table_bits=args.bits, node_limit=args.cap)
     t = time.perf_counter()
     solver.load(states[40][0])

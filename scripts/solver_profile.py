@@ -26,7 +26,7 @@ def run(args) -> None:
     from cpu_per_deal import write_perf_map
     from solver_nodes import SETS, positions
 
-    from dokosim.solve import Solver
+    from dokosim.dd.solve import Solver
     cards, kind = SETS[args.set]
     every = positions(max(args.n, 20))
     solver = Solver(node_limit=args.cap)

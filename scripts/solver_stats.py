@@ -1,4 +1,4 @@
-"""Search statistics by card index (dokosim.engine.solver.STATS must be True).
+"""Search statistics by card index (dokosim.solver.eyes.STATS must be True).
 
     python scripts/solver_stats.py [six|nine|eight|start|start121] [N] [CAP]
 
@@ -7,8 +7,8 @@ import sys
 import numpy as np
 sys.path.insert(0, "scripts")
 from solver_nodes import positions
-from dokosim.engine import solver as S
-from dokosim.solve import Solver
+from dokosim.solver import eyes as S
+from dokosim.dd.solve import Solver
 
 which = sys.argv[1] if len(sys.argv) > 1 else "six"
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 100

@@ -21,9 +21,9 @@ def main():
     ap.add_argument("--node-limit", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    from dokosim.records import replay_detail
-    from dokosim.simulate import Simulator, make_plan
-    from dokosim.solve import Solver
+    from dokosim.records.record import replay_detail
+    from dokosim.run.simulator import Simulator, make_plan
+    from dokosim.dd.solve import Solver
     sim = Simulator(make_plan(args.deals, args.seed, "ddv", "random", contract="normal", declarer=0,
                               calls=False, keep_play=True))
     records = sim.frame(0, args.deals).sort("deal_id")["record"].to_list()

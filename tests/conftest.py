@@ -50,6 +50,6 @@ def oracle_lines():
 @pytest.fixture(scope="session")
 def random_deals_with_records():
     """100,000 random deals with random reservations and calls, with their game records."""
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     return simulate(100_000, seed=20261129, strategy="random", keep_play=True,
                     params={"*": {"p_reserve": 0.25, "p_call": 0.15}})

@@ -224,7 +224,7 @@ def record(deal_or_hands, contract=None, play=None, announcements=(),
 
 
 def score(rec: dict) -> dict:
-    from dokosim.records import score_objects
+    from dokosim.records.record import score_objects
     (out,) = score_objects([rec])
     return out
 

@@ -5,11 +5,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from dokosim.agents import Agent, LowestCard, play_deals, register_agent
+from dokosim.game.agents import Agent, LowestCard, play_deals, register_agent
 from dokosim.cli import main
-from dokosim.game import Game, GameError
-from dokosim.simulate import simulate
-from dokosim.tournament import tournament
+from dokosim.game.game import Game, GameError
+from dokosim.run.simulate import simulate
+from dokosim.run.tournament import tournament
 
 # Every decision of 1,000 deals per strategy is compared with the deal loop's record. pimc's are
 # split into four tests of 250 deals, which pytest-xdist runs side by side: its time is its search,
@@ -24,7 +24,7 @@ def test_agent_chooses_what_the_compiled_strategy_chose(name, first, n):
     """Agents at every seat replay the deal loop's deals first .. first+n-1 decision by decision:
     each action the Agent chooses is checked against the loop's record (its cards and calls) as
     it is made."""
-    from dokosim.simulate import Simulator, make_plan
+    from dokosim.run.simulator import Simulator, make_plan
     df = Simulator(make_plan(first + n, seed=1234, strategy=name, keep_play=True)).frame(first, n)
     assert df["deal_id"].to_list() == list(range(first, first + n))
     agent = Agent(name)
@@ -57,12 +57,12 @@ def test_the_parity_chunks_cover_1000_deals_per_strategy():
 
 
 def _id(text):
-    from dokosim.game import action_id
+    from dokosim.game.game import action_id
     return action_id(text)
 
 
 def _name(action):
-    from dokosim.game import action_name
+    from dokosim.game.game import action_name
     return action_name(action)
 
 
@@ -97,7 +97,7 @@ def test_a_python_agent_plays_a_duplicate_tournament_from_the_cli():
     """The documented example agent against simple, from the command line (200 deals here; the
     docs quote 1,000)."""
     result = CliRunner().invoke(main, ["tournament", "LowestCard", "simple", "--deals", "200", "--seed", "1",
-                                       "--strategy-path", "dokosim.agents:LowestCard", "--json"])
+                                       "--strategy-path", "dokosim.game.agents:LowestCard", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output.strip().splitlines()[-1])
     assert out["strategies"] == ["LowestCard", "simple"] and out["seatings"] == 6 and out["deals"] == 200

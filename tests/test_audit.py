@@ -11,11 +11,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from dokosim.audit import audit_records, ratio_interval, summarize
+from dokosim.dd.audit import audit_records, summarize
 from dokosim.cli import main
-from dokosim.simulate import simulate
-from dokosim.solve import Solver, solve
-from dokosim.tournament import mean_interval, t_critical
+from dokosim.run.simulate import simulate
+from dokosim.dd.solve import Solver, solve
+from dokosim.stats import mean_interval, ratio_interval, t_critical
 
 TRICKS = 3  # positions with 3 tricks left solve in well under a millisecond
 

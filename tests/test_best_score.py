@@ -15,7 +15,7 @@ import pytest
 
 import dokosim
 from dokosim import Game
-from dokosim.solve import Solver
+from dokosim.dd.solve import Solver
 
 PASS = dokosim.action_id("pass")
 SOLOS = ("queens_solo", "jacks_solo", "fleischlos_solo", "hearts_solo", "clubs_solo", "diamonds_solo")

@@ -8,9 +8,9 @@ import json
 import pytest
 
 import dokosim
-from dokosim.game import Game, action_name
-from dokosim.records import replay_detail
-from dokosim.solve import Solver
+from dokosim.game.game import Game, action_name
+from dokosim.records.record import replay_detail
+from dokosim.dd.solve import Solver
 
 PASS = dokosim.action_id("pass")
 

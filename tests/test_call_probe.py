@@ -7,9 +7,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from dokosim.call_probe import parse_level, probe_calls
+from dokosim.run.call_probe import parse_level, probe_calls
 from dokosim.cli import main
-from dokosim.simulate import SimulationError, simulate
+from dokosim.run.simulate import SimulationError, simulate
 
 NO_CALLS = {"*": {"p_call": 0.0}}  # random players that never call: card play ignores the calls
 

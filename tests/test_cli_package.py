@@ -66,7 +66,7 @@ def test_the_resolver_sees_relative_and_absolute_imports(tmp_path):
 def test_every_command_module_is_registered_and_the_group_is_light():
     code = ("import sys, dokosim.cli as c; "
             "print(sorted({k.callback.__module__ for k in c.main.commands.values()})); "
-            "print(sorted(m for m in ('numba', 'polars', 'orjson', 'dokosim.simulate', 'dokosim.records') "
+            "print(sorted(m for m in ('numba', 'polars', 'orjson', 'dokosim.run.simulate', 'dokosim.records.record') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=CLI.parents[1]).stdout.splitlines()

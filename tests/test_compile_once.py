@@ -20,8 +20,8 @@ sys.path.insert(0, sys.argv[1])
 import numba
 from numba.core.registry import CPUDispatcher
 import dokosim
-from dokosim.simulate import simulate
-from dokosim.strategies import registry
+from dokosim.run.simulate import simulate
+from dokosim.loop import registry
 
 registry.register_path("my_bots.greedy")
 df = simulate(2000, seed=5, strategy="greedy,heuristic,simple,random")
@@ -49,7 +49,7 @@ def _plugin(tmp_path: Path) -> Path:
 
 
 def test_a_plugin_strategy_compiles_its_own_code_and_nothing_else(tmp_path):
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     simulate(10, seed=1, strategy="heuristic,simple,random,simple")  # the built-ins, cached
     proc = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS, str(_plugin(tmp_path))],
                           capture_output=True, text=True, env={**os.environ, "DOKOSIM_QUIET_COMPILE": ""})
@@ -67,9 +67,9 @@ def test_a_plugin_strategy_compiles_its_own_code_and_nothing_else(tmp_path):
 
 
 def test_any_seating_of_compiled_strategies_reuses_the_kernels():
-    from dokosim import sim_loop
-    from dokosim.simulate import simulate
-    from dokosim.strategies import registry
+    from dokosim.loop import sim_loop
+    from dokosim.run.simulate import simulate
+    from dokosim.loop import registry
     simulate(10, seed=1, strategy="heuristic,simple,random,simple")
     compiled = dict(registry._COMPILED)
     signatures = list(sim_loop.run_chunk.signatures)
@@ -93,7 +93,7 @@ def test_dokosim_compile_reports_every_kernel():
 def test_a_plugin_of_plain_python_functions_is_refused_before_compiling(tmp_path, monkeypatch):
     import pytest
 
-    from dokosim.strategies.registry import StrategyError, register_path
+    from dokosim.loop.registry import StrategyError, register_path
     (tmp_path / "plain_bot.py").write_text(
         "def reserve(*a):\n    return 0\n\n\ndef call(*a):\n    return 0\n\n\ndef card(*a):\n    return 0\n")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -104,7 +104,7 @@ def test_a_plugin_of_plain_python_functions_is_refused_before_compiling(tmp_path
 FORCED_SOLO_AFTER_A_RUN = r"""
 import json
 from dokosim.engine import replay
-from dokosim.simulate import simulate
+from dokosim.run.simulate import simulate
 simulate(10, seed=1, strategy="simple")
 ready = len(replay.contract_error.signatures)
 simulate(10, seed=1, strategy="simple", contract="queens_solo", declarer=2)
@@ -120,3 +120,32 @@ def test_a_forced_solo_after_a_run_needs_no_kernel_of_its_own():
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report == {"ready": 1, "signatures": 1}
+
+
+def test_an_edit_outside_the_kernel_folders_recompiles_nothing(tmp_path):
+    """A copy of the package with a docstring of cli/simulate.py and of records/record.py edited
+    runs the README's main job (smaller) from the suite's kernel cache: no kernel compiles (the
+    stamp covers the kernel folders only, engine/jit.py). An edit inside them changes the stamp."""
+    import shutil
+
+    import dokosim
+    from dokosim.engine.jit import PACKAGE_DIGEST
+    copy = tmp_path / "dokosim"
+    shutil.copytree(Path(dokosim.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("cli/simulate.py", "records/record.py"):
+        path = copy / name
+        path.write_text(path.read_text().replace('"""', '"""An edited docstring. ', 1))
+    code = ("import sys, dokosim; from dokosim.engine.jit import PACKAGE_DIGEST; "
+            "print(dokosim.__file__); print(PACKAGE_DIGEST); from dokosim.cli import main; "
+            "main(['simulate', '--deals', '2000', '--strategy', 'heuristic,simple,heuristic,simple'])")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "DOKOSIM_QUIET_COMPILE": ""}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    where, digest = proc.stdout.splitlines()[:2]
+    assert where == str(copy / "__init__.py") and digest == PACKAGE_DIGEST
+    assert "dokosim: compiling" not in proc.stderr, proc.stderr
+    layout = copy / "engine" / "layout.py"
+    layout.write_text(layout.read_text() + "\n# an edit inside a kernel folder\n")
+    stamp = subprocess.run([sys.executable, "-c", "from dokosim.engine.jit import PACKAGE_DIGEST as d; print(d)"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, check=True).stdout.strip()
+    assert stamp != PACKAGE_DIGEST

@@ -13,19 +13,12 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from dokosim.cards import (
-    CLASS_MASK,
-    SCHEME_NORMAL,
-    TRUMP,
-    card_type,
-    mask_str,
-    parse_hand,
-)
+from dokosim.engine.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP, card_type, mask_str, parse_hand
 from dokosim.cli import main as cli
-from dokosim.conditions import ConditionError, parse_conditions
-from dokosim.dataset import read_manifest, scan
+from dokosim.run.conditions import ConditionError, parse_conditions
+from dokosim.run.dataset import read_manifest, scan
 from dokosim.rules import Rules
-from dokosim.simulate import SimulationError, simulate
+from dokosim.run.simulate import SimulationError, simulate
 
 TRUMPS = int(CLASS_MASK[SCHEME_NORMAL, TRUMP])
 TH = 3 << (2 * card_type("TH"))
@@ -176,7 +169,7 @@ def test_resume_of_a_conditioned_dataset_gives_the_same_rows_and_checks_the_cond
 
 def test_show_replays_a_deal_of_a_conditioned_dataset_with_its_conditions(tmp_path):
     from dokosim.cli.show import dataset_record, session_record
-    from dokosim.session import simulate_sessions
+    from dokosim.run.session import simulate_sessions
     out = simulate(50, out=tmp_path / "run", **KW)
     row = scan(out).filter(pl.col("deal_id") == 17).collect()
     record = dataset_record(out, 17)  # what `dokosim show DIR --deal-id 17` replays
@@ -190,9 +183,9 @@ def test_show_replays_a_deal_of_a_conditioned_dataset_with_its_conditions(tmp_pa
 
 
 def test_sessions_tournaments_and_probes_take_conditions():
-    from dokosim.call_probe import probe_calls
-    from dokosim.session import simulate_sessions
-    from dokosim.tournament import tournament
+    from dokosim.run.call_probe import probe_calls
+    from dokosim.run.session import simulate_sessions
+    from dokosim.run.tournament import tournament
     s = simulate_sessions(20, seed=1, strategy="simple", where="trumps(1) >= 7", hands={0: "QC QC"})
     assert (count(s["hand_1"].to_numpy().astype(np.int64), TRUMPS) >= 7).all()
     assert (count(s["hand_0"].to_numpy().astype(np.int64), QC) == 2).all()
@@ -208,7 +201,7 @@ def test_sessions_tournaments_and_probes_take_conditions():
 def test_a_conditioned_tournament_reports_and_records_its_acceptance(tmp_path, capsys):
     import json
 
-    from dokosim.tournament import tournament
+    from dokosim.run.tournament import tournament
     tournament(["random", "simple"], 50, seed=3, where="trumps(0) >= 9", out=tmp_path / "t", quiet=False)
     assert "dokosim: conditions: 50 deals in" in capsys.readouterr().err
     info = json.loads((tmp_path / "t" / "tournament.json").read_text())
@@ -253,7 +246,7 @@ COUNT_COMPILATIONS = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from numba.core.registry import CPUDispatcher
-from dokosim.simulate import simulate
+from dokosim.run.simulate import simulate
 df = simulate(500, seed=5, strategy="simple", where_path="my_predicate:no_aces", where="trumps(0) >= 7")
 misses = {f"{name}.{attr}": value.stats.cache_misses for name, module in list(sys.modules.items())
           if name.startswith("dokosim") for attr, value in vars(module).items()

@@ -1,4 +1,4 @@
-"""dd_oracle (dokosim/oracle.py): the double-dummy player, and the tournaments' guard against it.
+"""dd_oracle (dokosim/dd/oracle.py): the double-dummy player, and the tournaments' guard against it.
 
 A deal that dd_oracle plays at all four seats must end with exactly the eyes the solver gives
 at its first solved card (both sides play the solver's best cards from there, so the value
@@ -11,13 +11,13 @@ from test_properties import check_deal
 from test_solver import cut
 
 import dokosim
-from dokosim.agents import python_agent, reads_hidden
+from dokosim.game.agents import python_agent, reads_hidden
 from dokosim.cli.tournament import tournament as tournament_cmd
 from dokosim.engine import game_state as gs
 from dokosim.engine.layout import H_RE_MASK
-from dokosim.game import Game
-from dokosim.oracle import DDOracle, OracleError
-from dokosim.tournament import TournamentError, table, tournament
+from dokosim.game.game import Game
+from dokosim.dd.oracle import DDOracle, OracleError
+from dokosim.run.tournament import TournamentError, table, tournament
 
 
 def _play(game: Game, players) -> dict:
@@ -113,7 +113,7 @@ def test_bad_parameters_are_named():
 
 
 def test_simulations_and_studies_refuse_the_oracle():
-    from dokosim.strategies.registry import StrategyError
+    from dokosim.loop.registry import StrategyError
     from dokosim.studies import StudyError, run_study
     with pytest.raises(StrategyError, match="dd_oracle.*reads the other players' cards.*tournament"):
         dokosim.simulate(10, strategy="dd_oracle")
@@ -122,10 +122,10 @@ def test_simulations_and_studies_refuse_the_oracle():
 
 
 def test_the_oracle_s_name_is_reserved_and_its_chart_is_marked(tmp_path):
-    from dokosim.agents import register_agent
-    from dokosim.game import GameError
-    from dokosim.strategies.registry import StrategyError, register
-    from dokosim.tournament import chart
+    from dokosim.game.agents import register_agent
+    from dokosim.game.game import GameError
+    from dokosim.loop.registry import StrategyError, register
+    from dokosim.run.tournament import chart
     with pytest.raises(GameError, match="reserved"):
         register_agent("dd_oracle", DDOracle)
     with pytest.raises(StrategyError, match="reserved"):

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from dokosim.cli import main as cli
-from dokosim.dataset import ManifestMismatch, read_manifest, scan
-from dokosim.distributed import parse_cluster, simulate_on_dask
-from dokosim.simulate import SimulationError, make_plan, simulate
+from dokosim.run.dataset import ManifestMismatch, read_manifest, scan
+from dokosim.run.distributed import parse_cluster, simulate_on_dask
+from dokosim.run.simulate import SimulationError, simulate
+from dokosim.run.simulator import make_plan
 
 KW = dict(seed=42, strategy="random,simple,random,simple", params={"random": {"p_reserve": 0.2, "p_call": 0.1}})
 DEALS, CHUNK = 30_000, 1_000
@@ -157,7 +158,7 @@ def test_zero_deals(distributed, cluster):
 
 
 def test_tournament_on_the_cluster_matches_in_process(cluster):
-    from dokosim.tournament import tournament
+    from dokosim.run.tournament import tournament
     kw = dict(deals=400, seed=5, params={"random": {"p_reserve": 0.2}})
     local = tournament(["random", "simple"], **kw)
     remote = tournament(["random", "simple"], scheduler=cluster.scheduler_address, **kw)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import polars as pl
 
-from dokosim.simulate import simulate
-from dokosim.strategies.registry import register_path
+from dokosim.run.simulate import simulate
+from dokosim.loop.registry import register_path
 
 DOCS = Path(__file__).parent.parent / "docs"
 

@@ -25,7 +25,7 @@ PLANS = {
 def clone(tmp_path_factory):
     import sys
 
-    from dokosim.strategies import registry
+    from dokosim.loop import registry
     root = tmp_path_factory.mktemp("clone")
     (root / "random_clone_bot.py").write_text(CLONE)
     sys.path.insert(0, str(root))
@@ -38,7 +38,7 @@ def clone(tmp_path_factory):
 
 @pytest.mark.parametrize("plan", list(PLANS))
 def test_random_rows_equal_those_of_random_through_the_strategy_table(clone, plan):
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     kwargs = PLANS[plan]
     fast = simulate(20_000, seed=11, strategy="random", **kwargs)
     general = simulate(20_000, seed=11, strategy=clone, **kwargs)
@@ -50,8 +50,8 @@ def test_random_rows_equal_those_of_random_through_the_strategy_table(clone, pla
 
 
 def test_random_sessions_and_probes_equal_those_through_the_strategy_table(clone):
-    from dokosim.call_probe import probe_calls
-    from dokosim.session import simulate_sessions
+    from dokosim.run.call_probe import probe_calls
+    from dokosim.run.session import simulate_sessions
     a = simulate_sessions(40, seed=3, strategy="random")
     b = simulate_sessions(40, seed=3, strategy=clone)
     columns = [c for c in a.columns if not c.startswith("strategy")]

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from dokosim.records import replay_detail, score_lines, score_objects
+from dokosim.records.record import replay_detail, score_lines, score_objects
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_BOCK = ["tie", "lost_announcement", "zero", "lost_solo"]
@@ -165,7 +165,7 @@ def assert_records_score_the_rows(frame: pl.DataFrame, players: int):
 
 
 def test_every_record_of_a_five_player_session_scores_the_sessions_row():
-    from dokosim.session import simulate_sessions
+    from dokosim.run.session import simulate_sessions
     rules = {"preset": "club", "five_players": True, "bock": ALL_BOCK}
     frame = simulate_sessions(4, seed=41, strategy="random,simple,random,simple,random", params=LIVELY,
                               rules=rules, keep_play=True)
@@ -178,7 +178,7 @@ def test_every_record_of_a_five_player_session_scores_the_sessions_row():
 
 
 def test_records_of_a_four_player_session_with_bock_score_the_sessions_row():
-    from dokosim.session import simulate_sessions
+    from dokosim.run.session import simulate_sessions
     frame = simulate_sessions(3, seed=42, strategy="random", params=LIVELY, keep_play=True,
                               rules={"preset": "ddv", "bock": ALL_BOCK})
     assert (frame["bock"] == 2).any()

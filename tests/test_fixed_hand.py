@@ -6,9 +6,9 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dokosim.cards import NINES_MASK, mask_str, parse_hand
-from dokosim.dataset import read_manifest
-from dokosim.simulate import SimulationError, simulate
+from dokosim.engine.cards import NINES_MASK, mask_str, parse_hand
+from dokosim.run.dataset import read_manifest
+from dokosim.run.simulate import SimulationError, simulate
 
 HAND = "QC QS TH JD AD 9D AC TC KS AH 9H 9S"
 ALL = (1 << 48) - 1
@@ -132,7 +132,7 @@ def test_show_replays_a_fixed_hand_dataset_with_its_fixed_hand(tmp_path):
 
 
 def test_a_fixed_hand_joins_other_conditions():
-    from dokosim.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP
+    from dokosim.engine.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP
     df = simulate(2000, seed=6, strategy="random", fixed_hand=(2, HAND), where="trumps(1) >= 8")
     hands = hands_of(df)
     assert (hands[:, 2] == parse_hand(HAND)).all()

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dokosim.agents import Agent
-from dokosim.game import (
+from dokosim.game.agents import Agent
+from dokosim.game.game import (
     ACTION_NAMES,
     N_ACTIONS,
     OBSERVATION_LEN,
@@ -18,8 +18,8 @@ from dokosim.game import (
     action_id,
     action_name,
 )
-from dokosim.records import score_objects
-from dokosim.simulate import simulate
+from dokosim.records.record import score_objects
+from dokosim.run.simulate import simulate
 
 DOCS = Path(__file__).parent.parent / "docs"
 

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from dokosim.cards import SOLO_KINDS, parse_hand
+from dokosim.engine.cards import SOLO_KINDS, parse_hand
 from dokosim.engine.deal import NORMAL_TRUMPS, poverty_pass_error, poverty_return_error, reservation_options
 from dokosim.engine.layout import (
     P_DEALER, P_HAND_SIZE, PUBLIC_LEN, RES_HEALTHY, RES_MARRIAGE, RES_POVERTY, RES_THROW_IN, ST_LEN,
@@ -139,7 +139,7 @@ def test_poverty_return_gives_back_plain_cards_and_makes_voids():
 
 
 def test_poverty_games_under_house_rules():
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     df = simulate(3000, seed=5, rules={"preset": "ddv", "poverty": True, "throw_in": True},
                   strategy="heuristic")
     contract = df["contract"].cast(str).to_numpy()
@@ -154,7 +154,7 @@ def test_poverty_games_under_house_rules():
 
 
 def test_parameters_reach_the_simulator_and_the_manifest(tmp_path):
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     out = tmp_path / "run"
     simulate(200, seed=3, strategy="heuristic,heuristic,pimc,heuristic", out=out, quiet=True,
              params={0: {"solo_win": 0.99}, "pimc": {"samples": 3}})
@@ -172,7 +172,7 @@ def test_parameters_reach_the_simulator_and_the_manifest(tmp_path):
 
 
 def test_heuristic_beats_simple():
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     n = 4000
     a = simulate(n, seed=99, strategy="heuristic,simple,heuristic,simple")
     b = simulate(n, seed=99, strategy="simple,heuristic,simple,heuristic")
@@ -186,7 +186,7 @@ def test_heuristic_beats_simple():
 def test_unseen_cards_come_from_the_pack_in_use():
     """Without nines the pack has 40 cards: counting the nines as unseen sent heuristic's
     probability table (built for at most 36 unseen cards) out of bounds and let pimc deal nines."""
-    from dokosim.cards import NINES_MASK
+    from dokosim.engine.cards import NINES_MASK
     from dokosim.rules import rules_from_object
     from dokosim.strategies.cardcount import deck_cards
     sharp = deck_cards(rules_from_object("sharp").packed())

@@ -9,10 +9,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from dokosim.cards import SUITS, RANKS
-from dokosim.records import replay_detail, score_objects
+from dokosim.engine.cards import SUITS, RANKS
+from dokosim.records.record import replay_detail, score_objects
 from dokosim.rules import RulesError, rules_from_object
-from dokosim.simulate import simulate
+from dokosim.run.simulate import simulate
 
 PACK = [r + s for s in SUITS for r in RANKS for _ in range(2)]
 
@@ -52,7 +52,7 @@ def test_second_dulle_takes_the_first(mode):
 
 
 def test_second_except_last_keeps_the_first_dulle_in_the_last_trick():
-    from dokosim.cards import FOLLOW_CLASS, POWER, SCHEME_NORMAL, parse_card_type
+    from dokosim.engine.cards import FOLLOW_CLASS, POWER, SCHEME_NORMAL, parse_card_type
     from dokosim.engine.play import best_offset
     trick = np.array([2 * parse_card_type("TH"), 2 * parse_card_type("9D"),
                       2 * parse_card_type("TH") + 1, 2 * parse_card_type("KD")], dtype=np.int64)
@@ -162,7 +162,7 @@ def exchange(seat, hand, phase, pub, rules, params, rng):
 def test_a_refused_poverty_is_redealt_by_the_same_dealer(tmp_path, monkeypatch):
     (tmp_path / "refuser_bot.py").write_text(REFUSER)
     monkeypatch.syspath_prepend(str(tmp_path))
-    from dokosim.strategies.registry import register_path
+    from dokosim.loop.registry import register_path
     register_path("refuser_bot")
     refused = simulate(4000, seed=12, strategy="refuser", rules="club", dealer=2)
     plain = simulate(4000, seed=12, strategy="simple", rules="ddv", dealer=2)
@@ -178,7 +178,7 @@ def test_a_refused_poverty_is_redealt_by_the_same_dealer(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- throw-in
 def test_throw_in_redeals_hands_with_five_nines():
-    from dokosim.cards import parse_hand
+    from dokosim.engine.cards import parse_hand
     nines = parse_hand("9C 9C 9S 9S 9H 9H 9D 9D")
     rules = {"preset": "ddv", "throw_in": True}
     df = simulate(20000, seed=4, strategy="simple", rules=rules, dealer=0)
@@ -201,7 +201,7 @@ def four_se(p, n):
 
 
 def test_sharp_deals_forty_cards_without_nines():
-    from dokosim.cards import NINES_MASK
+    from dokosim.engine.cards import NINES_MASK
     df = simulate(50_000, seed=6, strategy="random", rules="sharp", contract="normal", calls=False)
     hands = df.select([f"hand_{s}" for s in range(4)]).to_numpy()
     assert ((hands & int(NINES_MASK)) == 0).all()
@@ -212,7 +212,7 @@ def test_sharp_deals_forty_cards_without_nines():
     share = float(np.mean((hands[:, 0] & qc) == qc))
     assert abs(share - 3 / 52) < four_se(3 / 52, len(hands))
     # some player holds 3 trumps or fewer (normal count, 24 trumps) in 12.7% of deals
-    from dokosim.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP
+    from dokosim.engine.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP
     trumps = int(CLASS_MASK[SCHEME_NORMAL, TRUMP])
     poor = [any(bin(int(h) & trumps).count("1") <= 3 for h in row) for row in hands]
     assert abs(np.mean(poor) - 0.127) < four_se(0.127, len(hands)) + 0.0005

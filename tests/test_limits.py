@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from dokosim.limits import MAX_DEALS, MAX_ROUNDS
+from dokosim.validation import MAX_DEALS, MAX_ROUNDS
 
 
 @pytest.mark.parametrize("argv, option", [
@@ -27,8 +27,9 @@ def test_cli_refuses_sizes_out_of_range_in_one_line(argv, option):
 
 
 def test_the_python_api_refuses_more_than_the_bounds():
-    from dokosim.session import SessionError, make_session_plan
-    from dokosim.simulate import SimulationError, make_plan
+    from dokosim.run.session import SessionError, make_session_plan
+    from dokosim.run.simulate import SimulationError
+    from dokosim.run.simulator import make_plan
     with pytest.raises(SimulationError, match="at most 1,000,000,000,000"):
         make_plan(MAX_DEALS + 1)
     with pytest.raises(SessionError, match="at most 10,000,000,000"):

@@ -1,10 +1,10 @@
-"""Doppelkopf in OpenSpiel (``dokosim.openspiel``): OpenSpiel's own random simulation test, and the
+"""Doppelkopf in OpenSpiel (``dokosim.game.openspiel``): OpenSpiel's own random simulation test, and the
 states are the Game's deals."""
 import numpy as np
 import pyspiel  # the openspiel extra, part of the test extra: CI runs this
 
-import dokosim.openspiel  # noqa: F401  (registers python_doppelkopf)
-from dokosim.game import OBSERVATION_LEN, Game
+import dokosim.game.openspiel  # noqa: F401  (registers python_doppelkopf)
+from dokosim.game.game import OBSERVATION_LEN, Game
 
 
 def test_openspiel_random_sim_test_passes():

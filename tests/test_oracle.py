@@ -1,7 +1,7 @@
 """Every deal of the oracle corpus (tests/data/oracle, a copy of shared/oracle) scores as its source says."""
 from collections import Counter
 
-from dokosim.records import score_objects
+from dokosim.records.record import score_objects
 
 
 def _points(points):

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from dokosim.cli import main
-from dokosim.dataset import read_manifest, scan
+from dokosim.run.dataset import read_manifest, scan
 
 # dokosim.outputs is imported inside the tests, so that on code without it each test fails on
 # its own behaviour rather than all of them on the import
@@ -82,8 +82,8 @@ def test_a_read_only_directory_is_refused(tmp_path):
 
 def test_the_python_api_checks_outputs_before_the_work(tmp_path):
     import dokosim
-    from dokosim.outputs import OutputError
-    from dokosim.tournament import check_chart, tournament
+    from dokosim.run.outputs import OutputError
+    from dokosim.run.tournament import check_chart, tournament
     plain = tmp_path / "plain"
     plain.write_text("x")
     with pytest.raises(OutputError, match="which is a file"):
@@ -98,7 +98,7 @@ def test_the_python_api_checks_outputs_before_the_work(tmp_path):
 
 
 def test_check_file_and_check_directory_accept_new_paths(tmp_path):
-    from dokosim.outputs import OutputError, check_directory, check_file
+    from dokosim.run.outputs import OutputError, check_directory, check_file
     assert check_directory(tmp_path / "a" / "b") == tmp_path / "a" / "b"   # created later, parents too
     assert check_file(tmp_path / "new.parquet", "--out", "probe-calls") == tmp_path / "new.parquet"
     with pytest.raises(OutputError, match="is a directory"):
@@ -127,7 +127,7 @@ def test_probe_calls_replaces_its_own_file(tmp_path):
     out = tmp_path / "p.parquet"
     first = run("probe-calls", "--deals", 300, "--strategy", "random", "--seed", 1, "--quiet", "--out", out)
     assert first.exit_code == 0, first.output
-    from dokosim.outputs import written_by
+    from dokosim.run.outputs import written_by
     assert written_by(out) == "probe-calls"
     again = run("probe-calls", "--deals", 400, "--strategy", "random", "--seed", 2, "--quiet", "--out", out)
     assert again.exit_code == 0, again.output
@@ -142,7 +142,7 @@ def test_a_chart_replaces_only_a_chart_dokosim_drew(tmp_path):
     assert_one_line(r, 2, "photo.png", "not written by dokosim tournament")
     assert photo.read_bytes().endswith(b"not a chart of ours")
     png = tmp_path / "means.png"
-    from dokosim.outputs import written_by
+    from dokosim.run.outputs import written_by
     for _ in range(2):  # the second run replaces the first run's chart
         r = run("tournament", "simple", "random", "--deals", 20, "--chart", png)
         assert r.exit_code == 0, r.output
@@ -206,7 +206,7 @@ def test_the_output_directory_deleted_mid_run_is_one_line(tmp_path, monkeypatch,
     import importlib
     import shutil
 
-    from dokosim import dataset
+    from dokosim.run import dataset
     out = tmp_path / "ds"
     real = dataset.write_chunk
 
@@ -214,7 +214,7 @@ def test_the_output_directory_deleted_mid_run_is_one_line(tmp_path, monkeypatch,
         if index == 1:
             shutil.rmtree(directory)  # someone removes the directory between two chunks
         return real(directory, index, frame)
-    for name in ("dokosim.simulate", "dokosim.session"):  # the modules (dokosim.simulate is also a function)
+    for name in ("dokosim.run.simulate", "dokosim.run.session"):  # the modules
         monkeypatch.setattr(importlib.import_module(name), "write_chunk", write_chunk)
     r = run(*command, "--chunk-size", size, "--quiet", "--out", out)
     assert_one_line(r, 1, "cannot write", str(out / "part-000001.parquet"), "No such file or directory")
@@ -232,7 +232,7 @@ def test_an_os_error_anywhere_in_a_command_is_one_line(monkeypatch):
 
 
 def test_write_failed_survives_pickling_from_a_dask_worker():
-    from dokosim.outputs import WriteFailed
+    from dokosim.run.outputs import WriteFailed
     exc = pickle.loads(pickle.dumps(WriteFailed("/d/part-000001.parquet", "No space left on device", 28)))
     assert isinstance(exc, WriteFailed) and exc.errno == 28
     assert str(exc) == "cannot write /d/part-000001.parquet: No space left on device"
@@ -304,7 +304,7 @@ def plain_ctrl_c():
 
 def test_ctrl_c_during_a_parquet_write_waits_for_the_file(tmp_path, plain_ctrl_c):
     """A SIGINT that arrives while polars writes: the block runs to its end, then one KeyboardInterrupt."""
-    from dokosim.outputs import deferred_interrupt
+    from dokosim.run.outputs import deferred_interrupt
     frame = pl.DataFrame({f"c{i}": np.arange(300_000) % 997 for i in range(8)})
     path = tmp_path / "x.parquet"
     fired = threading.Event()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dokosim
-from dokosim.solve_deals import solve_deals
+from dokosim.dd.solve_deals import solve_deals
 from test_five_player_records import as_five_players
 
 DEALS = 3
@@ -124,7 +124,7 @@ def test_cli_par_lines_and_usage_errors(tmp_path):
 def test_a_node_limit_gives_nulls_for_the_record_s_position(tmp_path):
     from pathlib import Path
 
-    from dokosim.solve import Solver
+    from dokosim.dd.solve import Solver
     examples = Path(__file__).resolve().parents[1] / "examples" / "records.jsonl"
     record = json.loads(examples.read_text().splitlines()[0])
     start = dokosim.solve(record, from_start=True, node_limit=1000)

@@ -16,8 +16,8 @@ from dokosim.engine.layout import (
 )
 from dokosim.engine.play import legal_mask
 from dokosim.engine.scoring import score_deal
-from dokosim.engine.solver import W_LEN
-from dokosim.records import replay_detail
+from dokosim.solver.eyes import W_LEN
+from dokosim.records.record import replay_detail
 from dokosim.strategies import pimc
 from dokosim.strategies.cardcount import distinct, scan_plays
 from test_solver import cut, reference_card_values
@@ -26,7 +26,7 @@ from test_solver import cut, reference_card_values
 @pytest.fixture(scope="module")
 def records():
     """Finished random deals: random reservations (solos, marriages) and random calls."""
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     df = simulate(400, seed=515151, strategy="random", keep_play=True,
                   params={"*": {"p_reserve": 0.5, "p_call": 0.2}})
     return [json.loads(r) for r in df["record"]]
@@ -204,7 +204,7 @@ def test_every_card_pimc_plays_is_legal(records, n_cards):
 def test_runs_do_not_depend_on_the_thread_count():
     """Rows depend only on (seed, deal_id): the same on one thread and on two (the solver's scratch
     lives for one decision)."""
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     params = {"*": {"samples": 4, "solve_tricks": 4}}
     one = simulate(6, seed=77, strategy="pimc", params=params, threads=1)
     two = simulate(6, seed=77, strategy="pimc", params=params, threads=2)
@@ -214,8 +214,8 @@ def test_runs_do_not_depend_on_the_thread_count():
 
 def test_pimc_solver_is_pimc_with_the_solver_budget():
     """The preset pimc_solver plays exactly as pimc with solve_tricks=6, and differs from pimc."""
-    from dokosim.simulate import simulate
-    from dokosim.strategies.registry import param_specs
+    from dokosim.run.simulate import simulate
+    from dokosim.loop.registry import param_specs
     assert param_specs("pimc_solver")["solve_tricks"].default == 6
     assert param_specs("pimc")["solve_tricks"].default == 0
     cols = ["eyes_re", "score_0", "score_1", "score_2", "score_3"]

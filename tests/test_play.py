@@ -114,8 +114,8 @@ def test_the_table_shows_only_what_the_seat_may_see():
     """In-process, with a scripted input: no other seat's card appears before it is played."""
     from rich.console import Console
 
-    from dokosim.game import Game
-    from dokosim.terminal_table import Table, TableOptions
+    from dokosim.game.game import Game
+    from dokosim.game.terminal_table import Table, TableOptions
 
     answers = iter(["", *["?"], *[""] * 200])
     console = Console(record=True, width=250, color_system=None)

@@ -10,8 +10,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from dokosim.records import score_objects
-from dokosim.simulate import simulate
+from dokosim.records.record import score_objects
+from dokosim.run.simulate import simulate
 
 RANKS = "ATKQJ9"
 EYES = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
@@ -168,7 +168,7 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
     """legal_calls (the simulator's fast form) equals asking call_error level by level."""
     import numpy as np
 
-    from dokosim.cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
+    from dokosim.engine.cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
     from dokosim.engine.layout import E_OK, P_TURN, R_LEN, ST_LEN
     from dokosim.engine.play import call_error, legal_calls, legal_mask, make_call, play_card, setup_deal
     rng = np.random.default_rng(5)

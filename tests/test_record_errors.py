@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dokosim.records import score_lines, score_objects
+from dokosim.records.record import score_lines, score_objects
 from scenario_util import ann, deal_from_tricks, held, record, score
 from test_scenarios import E2, E3, MAR_T1, MAR_T2, QUEENS
 
@@ -339,7 +339,7 @@ def _record_variants(e2, e3):
 
 def test_the_plain_fast_path_changes_no_output(e2, e3, oracle_lines, monkeypatch):
     """Plain records are packed in bulk; every output equals the one of parse_record's path."""
-    import dokosim.records as records
+    import dokosim.records.record as records
     objects = _record_variants(e2, e3) + [line["record"] for _, line in oracle_lines]
     fast = score_objects(objects)
     assert sum(records._plain_fields(obj) is not None for obj in objects) > len(objects) // 2
@@ -350,7 +350,7 @@ def test_the_plain_fast_path_changes_no_output(e2, e3, oracle_lines, monkeypatch
 
 def test_blocks_keep_order_and_line_numbers(e2, e3, monkeypatch):
     """Scoring in blocks gives the same outputs, line numbers and order as one block."""
-    import dokosim.records as records
+    import dokosim.records.record as records
     lines = [json.dumps(r) for r in _record_variants(e2, e3)]
     lines[3:3] = ["", "{broken", "   ", "[1]"]
     whole = list(score_lines(lines))

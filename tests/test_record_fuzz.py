@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dokosim.records import score_lines
+from dokosim.records.record import score_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 ORACLE = sorted((ROOT / "tests" / "data" / "oracle").glob("*.jsonl"))

@@ -7,7 +7,7 @@ from polars.testing import assert_frame_equal
 
 import dokosim
 from dokosim.cli import main
-from dokosim.dataset import scan
+from dokosim.run.dataset import scan
 
 
 def cut(path, size=100):

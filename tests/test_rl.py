@@ -1,11 +1,11 @@
-"""The PettingZoo AEC environment (``dokosim.rl``): PettingZoo's own API test, and episodes that are
+"""The PettingZoo AEC environment (``dokosim.game.rl``): PettingZoo's own API test, and episodes that are
 the Game's deals."""
 import numpy as np
 import pytest
 from pettingzoo.test import api_test  # the rl extra, part of the test extra: CI runs this
 
-from dokosim import rl
-from dokosim.game import N_ACTIONS, OBSERVATION_LEN, Game
+from dokosim.game import rl
+from dokosim.game.game import N_ACTIONS, OBSERVATION_LEN, Game
 
 
 def test_pettingzoo_api_test_passes():
@@ -72,7 +72,7 @@ def test_observations_are_the_game_tensor_and_the_mask_of_the_agent_to_act():
 
 
 def test_an_illegal_action_raises_naming_it():
-    from dokosim.game import GameError, action_id
+    from dokosim.game.game import GameError, action_id
     env = rl.env(seed=1)
     env.reset(seed=1)
     with pytest.raises(GameError, match="action QC is not legal"):

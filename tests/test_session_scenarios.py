@@ -23,9 +23,9 @@ import pytest
 
 from dokosim.engine.layout import R_BOCK_MASK
 from dokosim.engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
-from dokosim.records import replay_detail
+from dokosim.records.record import replay_detail
 from dokosim.rules import rules_from_object
-from dokosim.session import simulate_sessions
+from dokosim.run.session import simulate_sessions
 from scenario_util import ann, deal_from_tricks, record, score
 from test_scenarios import E1, E2, E3, E45, E6, E7, HEARTS, MAR_NONE, MAR_T3, X0
 

@@ -10,11 +10,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dokosim.cards import CLASS_MASK, SOLO_KINDS, SOLO_SCHEME, TRUMP
-from dokosim.dataset import read_manifest, scan
+from dokosim.engine.cards import CLASS_MASK, SOLO_KINDS, SOLO_SCHEME, TRUMP
+from dokosim.run.dataset import read_manifest, scan
 from dokosim.rules import RulesError
-from dokosim.session import SessionError, simulate_sessions
-from dokosim.simulate import simulate
+from dokosim.run.session import SessionError, simulate_sessions
+from dokosim.run.simulate import simulate
 
 ALL_BOCK = ["tie", "lost_announcement", "zero", "lost_solo"]
 # random players that sometimes reserve (voluntary and compulsory solos) and call

@@ -4,8 +4,8 @@ import json
 from click.testing import CliRunner
 
 from dokosim.cli.show import show
-from dokosim.records import score_objects
-from dokosim.show import card_losses
+from dokosim.records.record import score_objects
+from dokosim.cli.show_text import card_losses
 
 RECORDS = "examples/records.jsonl"
 
@@ -51,7 +51,7 @@ def test_the_command_annotates_the_last_tricks_and_refuses_bad_counts():
 
 
 def test_other_spellings_and_unfinished_deals():
-    from dokosim.show import render
+    from dokosim.cli.show_text import render
     record = next(r for r in _records() if score_objects([r])[0].get("ok") and len(r["play"]) == 48)
     spelled = {**record, "play": [c.replace("T", "10").lower() for c in record["play"]]}
     assert render(spelled, solve_tricks=2).splitlines()[-3:] == render(record, solve_tricks=2).splitlines()[-3:]

@@ -13,9 +13,9 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dokosim.dataset import read_manifest, scan
-from dokosim.simulate import SimulationError, simulate
-from dokosim.strategies.registry import StrategyError
+from dokosim.run.dataset import read_manifest, scan
+from dokosim.run.simulate import SimulationError, simulate
+from dokosim.loop.registry import StrategyError
 
 
 def four_se(p, n):
@@ -157,7 +157,7 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 def test_user_strategy_from_a_temporary_module_plays_a_full_run(tmp_path, monkeypatch):
     (tmp_path / "my_doko_bot.py").write_text(textwrap.dedent(USER_STRATEGY))
     monkeypatch.syspath_prepend(str(tmp_path))
-    from dokosim.strategies.registry import register_path
+    from dokosim.loop.registry import register_path
     name = register_path("my_doko_bot")
     assert name == "highest_index"
     out = simulate(3000, seed=2, strategy="highest_index,random,highest_index,random",
@@ -201,7 +201,7 @@ def test_params_from_a_toml_file_reach_the_manifest(tmp_path):
     from click.testing import CliRunner
 
     from dokosim.cli import main as cli
-    from dokosim.dataset import read_manifest
+    from dokosim.run.dataset import read_manifest
     toml = tmp_path / "params.toml"
     toml.write_text('[random]\np_reserve = 0.25\n\n[2]\np_call = 0.5\n')
     out = tmp_path / "run"
@@ -224,6 +224,6 @@ def test_package_simulate_stays_the_function():
 
     import dokosim
     first = dokosim.simulate
-    importlib.import_module("dokosim.simulate")
+    importlib.import_module("dokosim.run.simulate")
     assert callable(first) and dokosim.simulate is first
     assert dokosim.simulate_sessions.__name__ == "simulate_sessions"

@@ -1,4 +1,4 @@
-"""The double-dummy solver (engine/solver.py) against a plain minimax over the same kernels, and
+"""The double-dummy solver (solver/eyes.py) against a plain minimax over the same kernels, and
 ``dokosim solve`` / ``dokosim.solve``.
 
 The reference below has no pruning, no table and no card equivalences: every legal physical
@@ -158,7 +158,7 @@ def cut(record: dict, n: int) -> dict:
 def random_records():
     """Game records of random deals: random reservations (solos, marriages) and random calls,
     and deals with a marriage wherever a seat holds both QC."""
-    from dokosim.simulate import simulate
+    from dokosim.run.simulate import simulate
     params = {"*": {"p_reserve": 0.5, "p_call": 0.2}}
     mixed = simulate(1000, seed=141414, strategy="random", keep_play=True, params=params)
     married = simulate(300, seed=141415, strategy="random", keep_play=True, params=params,
@@ -185,8 +185,8 @@ def positions(records, tricks_left, count, seed):
 def check_positions(recs, max_nodes=10**12, want=None, reference=None):
     """The solver's card values, eyes and threshold answers against the reference's, position by
     position (until ``want`` are checked); returns (positions checked, of them with calls made, solos)."""
-    from dokosim.records import replay_detail
-    from dokosim.solve import Solver
+    from dokosim.records.record import replay_detail
+    from dokosim.dd.solve import Solver
     solver = Solver(table_bits=16)
     checked = calls = solos = 0
     for rec in recs:
@@ -270,8 +270,8 @@ def test_solve_command_prints_a_line_per_record_and_errors_as_game_record_md(tmp
 
 def test_node_limit_gives_up_and_leaves_the_table_sound(random_records):
     # a solve past the node limit returns None; what it stored is still exact for the next solve
-    from dokosim.records import replay_detail
-    from dokosim.solve import Solver
+    from dokosim.records.record import replay_detail
+    from dokosim.dd.solve import Solver
     state = replay_detail(positions(random_records, 6, 1, seed=4)[0])["state"]
     fresh = Solver(table_bits=16)
     fresh.load(state)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from dokosim.cards import EYES, FOLLOW_CLASS, POWER, SCHEME_NORMAL, T_9D, T_AD, TRUMP
+from dokosim.engine.cards import EYES, FOLLOW_CLASS, POWER, SCHEME_NORMAL, T_9D, T_AD, TRUMP
 from dokosim.engine.layout import P_NPLAYED, PUBLIC_LEN
 from dokosim.engine.play import PIGLET_POWER, SUPERPIGLET_POWER
 from dokosim.strategies.common import extreme_card, trick_eyes_so_far, winning_cards

@@ -10,13 +10,13 @@ the seat has seen.
 import numpy as np
 import pytest
 
-from dokosim.cards import C_NORMAL, mask_cards
+from dokosim.engine.cards import C_NORMAL, mask_cards
 from dokosim.engine.deal import deal_hands, reservation_options
 from dokosim.engine.layout import P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_TURN, PUBLIC_LEN, ST_LEN
 from dokosim.engine.play import legal_mask, play_card, setup_deal
 from dokosim.engine.rng import seed_stream
 from dokosim.rules import Rules
-from dokosim.strategies import heuristic, pimc, random_player, simple
+from dokosim.strategies import heuristic, pimc, random_player, sampler, simple
 from dokosim.strategies.cardcount import ALL, QC_MASK, cards_left, scan_plays
 
 RULES = Rules().packed()
@@ -185,7 +185,7 @@ def test_pimc_samples_agree_with_what_was_seen():
         rng = np.array([seed, 99], dtype=np.uint64)
         strict = 0
         for _ in range(200):
-            ok = pimc.deal_unseen(rng, seat, hand, unseen, cap0, voids, a.cmask, np.int64(0), no_qc, -1,
+            ok = sampler.deal_unseen(rng, seat, hand, unseen, cap0, voids, a.cmask, np.int64(0), no_qc, -1,
                                   hands, cap)
             assert hands[seat] == hand
             union = 0

@@ -1,5 +1,4 @@
 """The studies (dokosim.studies, dokosim study, dokosim advise) at small sizes, fixed seeds."""
-import ast
 import json
 import math
 from pathlib import Path
@@ -9,8 +8,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from dokosim.studies import solo_odds
-from dokosim.studies.common import hand_features, wilson
+from dokosim.studies import solo_model, solo_odds
+from dokosim.studies.common import hand_features
+from dokosim.stats import wilson
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -73,8 +73,8 @@ def test_model_predicts_more_trumps_better(solo):
     strong = parse_hand("TH TH QC QC QS QS QH QH JC JC AC AS", Rules())
     weak = parse_hand("9C 9C KC KS 9S 9S KH 9H 9H KD JD 9D", Rules())
     for kind in ("diamonds", "clubs", "queens"):
-        ps, _ = solo_odds.predict(solo["model"], strong, kind)
-        pw, _ = solo_odds.predict(solo["model"], weak, kind)
+        ps, _ = solo_model.predict(solo["model"], strong, kind)
+        pw, _ = solo_model.predict(solo["model"], weak, kind)
         assert ps > 0.5 > 0.05 > pw, (kind, ps, pw)
 
 
@@ -150,7 +150,7 @@ def test_calibration_rows_of_held_out_hands(solo):
     P(win) lies in the simulated Wilson interval, and the summary counts those rows."""
     cal, summary = solo["calibration"], solo["model"]["calibration"]
     assert cal.height == 3 * len(SOLO_KINDS) == summary["hands"]
-    assert (cal["deal_id"] % solo_odds.HOLDOUT == 0).all()  # never fitted on
+    assert (cal["deal_id"] % solo_model.HOLDOUT == 0).all()  # never fitted on
     inside = (cal["sim_lo"] <= cal["model_p"]) & (cal["model_p"] <= cal["sim_hi"])
     assert (inside == cal["inside"]).all()
     assert summary["inside"] == int(inside.sum())
@@ -184,7 +184,7 @@ def test_lead_feature():
     assert solo_odds.leads(np.array([0, 1, 2, 3])).tolist() == [0, 0, 0, 1]  # seat 0 leads: dealer 3
 
 
-PACKAGED_MODEL = solo_odds.load_model()
+PACKAGED_MODEL = solo_model.load_model()
 
 
 def _fake_model(strategy, share):
@@ -232,26 +232,14 @@ def test_advise_shows_the_model_only_when_calibrated(monkeypatch, share):
 
 def test_packaged_model_fits_the_design():
     """The advisor's model is package data and has a coefficient per term of the design."""
-    model = solo_odds.load_model()
+    model = solo_model.load_model()
     assert set(model["kinds"]) == set(SOLO_KINDS)
     for m in model["kinds"].values():
-        assert m["terms"] == ["intercept", *solo_odds.MODEL_TERMS] and len(m["coef"]) == len(m["terms"])
+        assert m["terms"] == ["intercept", *solo_model.MODEL_TERMS] and len(m["coef"]) == len(m["terms"])
     from dokosim.rules import Rules
     from dokosim.studies.advise import parse_hand
     hand = parse_hand("QC QS QH JC JS TH AD TD KD AC TC AS", Rules())
-    assert 0 < solo_odds.predict(model, hand, "diamonds")[0] < 1
-
-
-def test_studies_hold_no_kernel():
-    """dokosim/studies is left out of the kernels' cache stamp (engine/jit.py), so it must not
-    define kernels: no module of it imports numba or the jit decorators."""
-    from dokosim.engine.jit import NO_KERNELS
-    assert "studies" in NO_KERNELS
-    for path in (REPO / "dokosim" / "studies").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
-                assert not any(n.startswith("numba") or n.endswith("jit") for n in names), path
+    assert 0 < solo_model.predict(model, hand, "diamonds")[0] < 1
 
 
 def test_results_go_to_the_current_directory_outside_a_checkout(monkeypatch, tmp_path):

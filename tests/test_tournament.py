@@ -7,8 +7,17 @@ import pytest
 from click.testing import CliRunner
 
 from dokosim.cli.tournament import tournament as tournament_cmd
-from dokosim.tournament import (TournamentError, labels, mean_interval, per_deal_means, seating_means,
-                                seatings, summarize, t_critical, tournament)
+from dokosim.run.tournament import (
+    TournamentError,
+    labels,
+    mean_interval,
+    per_deal_means,
+    seating_means,
+    seatings,
+    summarize,
+    t_critical,
+    tournament,
+)
 
 
 def run_cli(*args):

@@ -15,13 +15,14 @@ import pytest
 from click.testing import CliRunner
 
 import dokosim
-from dokosim.cards import SOLO_KINDS
+from dokosim.engine.cards import SOLO_KINDS
 from dokosim.cli import main as cli
-from dokosim.records import score_objects
-from dokosim.session import SessionError, make_session_plan, simulate_sessions
-from dokosim.simulate import SimulationError, make_plan
-from dokosim.strategies.registry import BUILTIN, StrategyError
-from dokosim.tournament import TournamentError, tournament
+from dokosim.records.record import score_objects
+from dokosim.run.session import SessionError, make_session_plan, simulate_sessions
+from dokosim.run.simulate import SimulationError
+from dokosim.run.simulator import make_plan
+from dokosim.loop.registry import BUILTIN, StrategyError
+from dokosim.run.tournament import TournamentError, tournament
 
 
 def one_line(exc: pytest.ExceptionInfo) -> str:
@@ -157,7 +158,7 @@ def test_whole_number_parameters_are_not_rounded():
 
 
 def test_every_builtin_parameter_declares_a_range_holding_its_default():
-    from dokosim.strategies.registry import param_specs
+    from dokosim.loop.registry import param_specs
     for name in BUILTIN:
         specs = param_specs(name)
         assert specs, name
@@ -208,7 +209,7 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 
 
 def test_plug_in_parameters_without_a_range_take_any_finite_number(tmp_path, monkeypatch):
-    from dokosim.strategies.registry import register
+    from dokosim.loop.registry import register
     (tmp_path / "ranged_plugin.py").write_text(PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
     register("ranged", "ranged_plugin")

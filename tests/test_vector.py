@@ -5,10 +5,10 @@ import numba
 import numpy as np
 import pytest
 
-from dokosim.cards import CONTRACT_NAMES, EYES, card_name
+from dokosim.engine.cards import CONTRACT_NAMES, EYES, card_name
 from dokosim.engine import game_state as gs
-from dokosim.game import N_ACTIONS, OBSERVATION_LEN, Game, GameError
-from dokosim.vector import VectorGame
+from dokosim.game.game import N_ACTIONS, OBSERVATION_LEN, Game, GameError
+from dokosim.game.vector import VectorGame
 
 MODES = [("float32", "mask"), ("uint8", "mask"), (None, "bits"), ("uint8", "bits")]
 

@@ -28,7 +28,7 @@ class DokosimGroup(click.Group):
     reason, exit code 1, never a traceback; an output path found bad is a usage error (exit 2)."""
 
     def invoke(self, ctx):
-        from ..outputs import OutputError
+        from ..run.outputs import OutputError
         try:
             return super().invoke(ctx)
         except OutputError as exc:

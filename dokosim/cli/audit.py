@@ -23,8 +23,8 @@ def audit(directory, tricks, deals, out, as_json, quiet):
     against double-dummy play: per strategy, the mean eyes lost per card (best card's value minus
     the card played's, from the player's side, every hand open) with 95% intervals over deals,
     overall, by trick and by role (Re, Kontra, soloist). Only the last K tricks are audited."""
-    from ..audit import AuditError, audit as run_audit, check_dataset
-    from ..records import RecordError
+    from ..dd.audit import AuditError, audit as run_audit, check_dataset
+    from ..records.record import RecordError
     try:
         check_dataset(directory)
     except AuditError as exc:

@@ -50,7 +50,7 @@ class RunError(click.ClickException):
 
 def os_error_message(exc: OSError) -> str:
     """One line for an OSError: the path and the system's reason (``strerror``)."""
-    from ..outputs import WriteFailed, reason
+    from ..run.outputs import WriteFailed, reason
     if isinstance(exc, WriteFailed):
         return str(exc)
     if exc.filename is not None:
@@ -61,7 +61,7 @@ def os_error_message(exc: OSError) -> str:
 def check_out_directory(out, option: str = "--out"):
     """``--out DIR`` of a dataset checked before the work (``outputs.check_directory``); a bad one
     is a usage error."""
-    from ..outputs import OutputError, check_directory
+    from ..run.outputs import OutputError, check_directory
     if out is None:
         return None
     try:
@@ -73,7 +73,7 @@ def check_out_directory(out, option: str = "--out"):
 def check_out_file(path, option: str, owner: str):
     """An output file checked before the work (``outputs.check_file``: its directory exists and
     can be written, an existing file only if ``owner`` wrote it); a bad one is a usage error."""
-    from ..outputs import OutputError, check_file
+    from ..run.outputs import OutputError, check_file
     if path is None:
         return None
     try:

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from ..limits import MAX_DEALS
+from ..validation import MAX_DEALS
 from .options import (NO_CALLS_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION, UsageError, check_out_file,
                       parse_rules)
 
@@ -36,10 +36,10 @@ def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_ca
     or pass; an empty line takes the default in brackets; '?' lists what is legal, 'quit'
     stops. Each trick's winner and, at the end, the result and the score are shown.
     """
-    from ..agents import AgentError
-    from ..game import GameError
-    from ..strategies.registry import StrategyError, resolve
-    from ..terminal_table import Abandoned, Table, TableOptions
+    from ..game.agents import AgentError
+    from ..game.game import GameError
+    from ..loop.registry import StrategyError, resolve
+    from ..game.terminal_table import Abandoned, Table, TableOptions
 
     rules = parse_rules(rules_spec, rule_overrides)
     if rules.five_players or rules.bock:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..limits import MAX_DEALS
+from ..validation import MAX_DEALS
 from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
                       THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, UsageError,
                       check_out_file, condition_kwargs, parse_params, parse_rules)
@@ -37,9 +37,9 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
                 hand_items, where, where_path, as_json, quiet):
     """Play DEALS normal deals to a call opportunity of LEVEL and on both ways (with and without
     the call, same random stream); print the mean gain or write the probes (--out)."""
-    from ..call_probe import LEVEL_NAMES, parse_level, probe_calls as run
-    from ..simulate import SimulationError
-    from ..strategies.registry import StrategyError
+    from ..run.call_probe import LEVEL_NAMES, parse_level, probe_calls as run
+    from ..run.simulate import SimulationError
+    from ..loop.registry import StrategyError
     rules = parse_rules(rules_spec, rule_overrides)
     try:
         lv = parse_level(int(level) if level.isdigit() else level)
@@ -73,8 +73,8 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
 def write_probes(frame, out) -> None:
     """The probes as the Parquet file ``out``, with dokosim's marker, under a temporary name
     renamed when whole (``outputs.WriteFailed`` if the write fails)."""
-    from ..dataset import write_parquet
-    from ..outputs import MARKER_KEY, marker, replace_atomically
+    from ..run.dataset import write_parquet
+    from ..run.outputs import MARKER_KEY, marker, replace_atomically
     replace_atomically(out, lambda tmp: write_parquet(frame, tmp, {MARKER_KEY: marker(PROBES_OWNER)}))
 
 

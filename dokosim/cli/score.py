@@ -18,7 +18,7 @@ def score(file):
     """
     import orjson
 
-    from ..records import score_lines
+    from ..records.record import score_lines
     failed = False
     write = sys.stdout.buffer.write
     try:

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from ..limits import MAX_ROUNDS
+from ..validation import MAX_ROUNDS
 from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
                       STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
                       WHERE_PATH_OPTION, UsageError, check_out_directory, condition_kwargs, dataset_run,
@@ -44,8 +44,8 @@ def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_
     """Play ROUNDS sessions: deal after deal with the dealer moving on, each player owing one
     compulsory solo, with bock rounds and five players when the rules say so (docs/sessions.md)."""
     from ..rules import RulesError, load_rules
-    from ..session import session_summary, simulate_sessions
-    from ..strategies.registry import register_path
+    from ..run.session import session_summary, simulate_sessions
+    from ..loop.registry import register_path
 
     try:
         rules = load_rules(rules_spec, rule_overrides, session=True)

@@ -23,7 +23,7 @@ from .options import RunError, UsageError
                    "card, every hand open (double dummy; more than 7 tricks can take minutes).")
 def show(source, line, deal_id, session_id, deal_number, solve_tricks):
     """Show one deal: hands, tricks, calls and the score."""
-    from ..show import render
+    from .show_text import render
     path = Path(source)
     if path.is_dir() and (session_id is not None or deal_number is not None):
         if session_id is None or deal_number is None:
@@ -37,7 +37,7 @@ def show(source, line, deal_id, session_id, deal_number, solve_tricks):
         if line is None:
             raise UsageError("a records file needs --line N")
         record = file_record(path, line)
-    from ..records import RecordError
+    from ..records.record import RecordError
     try:
         click.echo(render(record, solve_tricks or 0))
     except (RecordError, RulesError) as exc:
@@ -47,7 +47,7 @@ def show(source, line, deal_id, session_id, deal_number, solve_tricks):
 def file_record(path: Path, line: int):
     """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
     numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
-    from ..records import RecordError, is_blank_line, json_line
+    from ..records.record import RecordError, is_blank_line, json_line
     try:
         lines = path.read_bytes().split(b"\n")
     except OSError as exc:
@@ -70,7 +70,7 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
     when the dataset kept the play, else the deal replayed with the manifest's settings."""
     import polars as pl
 
-    from ..dataset import DatasetError, read_manifest, scan
+    from ..run.dataset import DatasetError, read_manifest, scan
     try:
         manifest = read_manifest(directory)
     except DatasetError as exc:
@@ -88,15 +88,15 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
         try:
             rows = scan(directory).filter(pl.col("deal_id") == deal_id).select("record").collect()
         except (OSError, pl.exceptions.PolarsError) as exc:
-            from ..outputs import reason
+            from ..run.outputs import reason
             raise RunError(f"cannot read the dataset {directory}: {reason(exc)} (a damaged chunk is "
                            "played again by running the command that made it once more)") from None
         if rows.height:
             return json.loads(rows["record"][0])
     # replay (seed, deal_id) with the manifest's settings
-    from ..conditions import manifest_conditions
-    from ..records import record_from_row
-    from ..simulate import Simulator, make_plan
+    from ..run.conditions import manifest_conditions
+    from ..records.record import record_from_row
+    from ..run.simulator import Simulator, make_plan
     try:
         params = {seat: p for seat, p in enumerate(manifest["params"])}
         plan = make_plan(manifest["deals"], manifest["seed"], manifest["rules"], manifest["strategies"],
@@ -116,7 +116,7 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
     replayed with the manifest's settings (its rows depend only on the seed and its id)."""
     import polars as pl
 
-    from ..dataset import DatasetError, read_manifest, scan
+    from ..run.dataset import DatasetError, read_manifest, scan
     try:
         manifest = read_manifest(directory)
     except DatasetError as exc:
@@ -138,9 +138,9 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
                                        & (pl.col("deal_number") == deal_number)).select("record").collect())
         if rows.height:
             return json.loads(rows["record"][0])
-    from ..conditions import manifest_conditions
-    from ..records import session_records
-    from ..session import SessionSimulator, make_session_plan
+    from ..run.conditions import manifest_conditions
+    from ..records.record import session_records
+    from ..run.session import SessionSimulator, make_session_plan
     try:
         plan = make_session_plan(manifest["rounds"], manifest["seed"], manifest["rules"],
                                  manifest["strategies"], dict(enumerate(manifest["params"])),

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from ..limits import MAX_DEALS
+from ..validation import MAX_DEALS
 from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
                       RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
                       HAND_CONDITION_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, check_out_directory,
@@ -42,8 +42,8 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
              chunk_size, out, dealer, contract, declarer, compulsory, no_calls, keep_play, hand_items, where,
              where_path, as_json, quiet, scheduler, cluster):
     """Deal and play DEALS deals; print a summary or write a dataset (--out)."""
-    from ..simulate import FORCEABLE, simulate as run, summary
-    from ..strategies.registry import register_path
+    from ..run.simulate import FORCEABLE, simulate as run, summary
+    from ..loop.registry import register_path
     rules = parse_rules(rules_spec, rule_overrides)
     if contract is not None and contract not in FORCEABLE:
         raise click.BadParameter(f"{contract!r}; valid: {', '.join(FORCEABLE)}", param_hint="--contract")

@@ -61,7 +61,7 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
         if out is None:
             raise UsageError("--deals N needs --out DIR, a new or empty directory for the dataset")
         check_out_directory(out)
-        from ..solve_deals import solve_deals
+        from ..dd.solve_deals import solve_deals
         rules = parse_rules(rules_spec, rule_overrides)
         try:
             frame = solve_deals(deals, seed, out, rules, declarer, node_limit, exact, quiet=quiet)
@@ -81,9 +81,9 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
         raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson
 
-    from ..solve import Solver, best_score
-    from ..solve import par as par_of_record
-    from ..solve import solve as solve_record
+    from ..dd.solve import Solver, best_score
+    from ..dd.solve import par as par_of_record
+    from ..dd.solve import solve as solve_record
     solver = Solver()
     given = ctx.get_parameter_source("node_limit") is not click.core.ParameterSource.DEFAULT
     record_limit = node_limit if given else None

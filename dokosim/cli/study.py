@@ -28,7 +28,7 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
     if cluster is not None or scheduler is not None:
-        from ..distributed import parse_cluster, require_dask
+        from ..run.distributed import parse_cluster, require_dask
         try:
             if cluster is not None:
                 parse_cluster(cluster)
@@ -45,3 +45,4 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
                     cluster=cluster, results=results_dir, quiet=quiet)
     except (StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
         raise UsageError(str(exc)) from None
+

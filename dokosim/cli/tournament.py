@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from ..limits import MAX_DEALS
+from ..validation import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
                       STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
                       WHERE_PATH_OPTION, RunError, UsageError, check_out_directory, check_out_file, condition_kwargs,
@@ -46,9 +46,9 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
     mean score per deal and seat and every pairwise difference, with 95%
     intervals over deals.
     """
-    from ..simulate import SimulationError
-    from ..strategies.registry import StrategyError, register_path
-    from ..tournament import TournamentError, chart, table, tournament as run
+    from ..run.simulate import SimulationError
+    from ..loop.registry import StrategyError, register_path
+    from ..run.tournament import TournamentError, chart, table, tournament as run
 
     if len(strategies) not in (2, 4):
         raise UsageError(f"give 2 or 4 strategies, got {len(strategies)}: {' '.join(strategies)}")
@@ -60,7 +60,7 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
     check_out_file(chart_path, "--chart", "tournament")  # the owner is tournament.CHART_OWNER
     rules = parse_rules(rules_spec, rule_overrides)
     try:
-        from ..agents import AgentError, register_agent_path
+        from ..game.agents import AgentError, register_agent_path
         for spec in strategy_path:
             if register_agent_path(spec) is None:  # not a Python agent: a numba strategy module
                 register_path(spec)

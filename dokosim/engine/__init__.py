@@ -1,2 +1,1 @@
-"""Numba kernels: the rules of Doppelkopf, and the call of a compiled strategy through its address
-(strategy_call.py). No strategy imports here."""
+"""The rules as numba kernels: card encoding, dealing, legal play, tricks, scoring, the game state step by step. Imports nothing above itself."""

@@ -1,7 +1,7 @@
 """Dealing and the reservations: which contract a deal is played under."""
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CLASS_MASK, SCHEME_NORMAL, TRUMP
+from .cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CLASS_MASK, SCHEME_NORMAL, TRUMP
 from .bits import popcount
 from .jit import inline_kernel, kernel
 from .layout import (

@@ -14,7 +14,7 @@ Action ids (one fixed space, ``N_ACTIONS``; the legal ones are bits of ``g[G_LEG
 """
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, FOLLOW_CLASS, N_CONTRACTS, POWER
+from .cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, FOLLOW_CLASS, N_CONTRACTS, POWER
 from .bits import bytes_of_bits, bytes_of_pairs, popcount, store_u64
 from .deal import (
     NORMAL_TRUMPS,

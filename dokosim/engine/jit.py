@@ -1,27 +1,31 @@
-"""One place for the njit options every kernel uses, and the kernel cache's validity.
+"""One place for the njit options every kernel uses, the kernel cache's validity, and the line on
+stderr that says a kernel is compiling.
 
-numba's on-disk cache checks only the source file that defines a function: a
-kernel cached before a change to a module it uses (say, a layout constant)
-would be loaded stale. dokosim's kernels are therefore cached under a stamp
-of the whole package's source: any change to any dokosim file recompiles them,
-except the studies (``dokosim/studies/``), which hold no kernel and only call them.
+numba's on-disk cache checks only the source file that defines a function: a kernel cached before
+a change to a module it uses (say, a layout constant) would be loaded stale. dokosim's kernels are
+therefore cached under a stamp of the kernel folders' source (``KERNEL_FOLDERS``): a change to any
+file there recompiles them all; an edit anywhere else (the command line, records, studies, docs)
+keeps them. No module outside these folders defines a kernel, and kernels read constants only
+from modules inside them (tests/test_layers.py checks both).
 """
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 from numba import njit
 from numba.core import caching
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-NO_KERNELS = ("studies",)  # subpackages without kernels: editing them keeps the compiled kernels
-GENERATED_PREFIX = "dokosim_entry_"  # strategies' entry-point modules, written by strategies.registry
+# The folders that hold kernels and every module they import: their source is the cache's stamp.
+KERNEL_FOLDERS = ("engine", "solver", "strategies", "loop")
+GENERATED_PREFIX = "dokosim_entry_"  # strategies' entry-point modules, written by loop.registry
 
 
 def _package_digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        if path.relative_to(PACKAGE_DIR).parts[0] in NO_KERNELS:
+        if path.relative_to(PACKAGE_DIR).parts[0] not in KERNEL_FOLDERS:
             continue
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
         digest.update(path.read_bytes())
@@ -84,5 +88,45 @@ inline_kernel = njit(cache=True, nogil=True, boundscheck=False, error_model="num
 # helper inside a loop, costs an atomic increment and decrement of its reference
 # count; for heuristic that was a third of the time.
 decision_kernel = njit(cache=True, nogil=True, boundscheck=False, error_model="numpy", _nrt=False)
-# A strategy's C entry points (strategies.registry, engine.strategy_call): numba cfunc options.
+# A strategy's C entry points (loop.registry, engine.strategy_call): numba cfunc options.
 ENTRY_OPTIONS = {"boundscheck": False, "error_model": "numpy"}
+
+
+# ---------------------------------------------------------------- compiling, said on stderr
+
+# Seconds each kernel took to compile cold on a 2-core machine (scripts/coldstart.py);
+# only used to tell the user what to expect.
+EXPECTED_SECONDS = {"the deal loop": 60, "the record replay": 10, "the heuristic strategy": 25,
+                    "the pimc strategy": 40, "the double-dummy solver": 60,
+                    "the game kernels": 55, "the batched game": 45}
+_announced: set[str] = set()
+
+
+def announce_compile(what: str, seconds: float | None = None) -> None:
+    """One line on stderr: ``what`` is compiling, once, about ``seconds``. Said once per process."""
+    if what in _announced or os.environ.get("DOKOSIM_QUIET_COMPILE"):
+        return
+    _announced.add(what)
+    seconds = seconds if seconds is not None else EXPECTED_SECONDS.get(what)
+    about = f", about {seconds:.0f} s" if seconds else ""
+    print(f"dokosim: compiling {what}, once{about} (later runs load it from the cache)",
+          file=sys.stderr, flush=True)
+
+
+def dispatcher_cached(dispatcher) -> bool:
+    """Whether a numba dispatcher (or a strategy's CFunc entry point) has a compiled version in
+    this process or on disk. On disk: numba's cache index for the function is valid (its
+    source stamp matches); a call with other argument types would still compile."""
+    if getattr(dispatcher, "signatures", None):
+        return True
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # numba internals moved: assume it compiles
+        return False
+
+
+def ensure_loop(dispatcher, what: str):
+    """``dispatcher``, announced first if calling it will compile it."""
+    if not dispatcher_cached(dispatcher):
+        announce_compile(what)
+    return dispatcher

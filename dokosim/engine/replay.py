@@ -6,7 +6,7 @@ reports the first rule it breaks.
 """
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_POVERTY, C_SOLO_BASE
+from .cards import C_MARRIAGE, C_POVERTY, C_SOLO_BASE
 from .bits import popcount
 from .jit import kernel
 from .layout import (

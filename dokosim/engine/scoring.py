@@ -1,7 +1,7 @@
 """Scoring a finished deal (RULES.md 1.6 and 1.7): winner, value items, extra points, score."""
 import numpy as np
 
-from ..cards import CONTRACT_IS_SOLO, EYES, T_AD, T_JC
+from .cards import CONTRACT_IS_SOLO, EYES, T_AD, T_JC
 from .jit import decision_kernel, inline_kernel, kernel
 from .layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX,
@@ -140,7 +140,7 @@ def tally_tricks(st, plays, play_seat, trick_winner, items, count):
 def tally_deal(st, plays, play_seat, trick_winner, items):
     """The items of a complete deal into ``items`` (2 x N_ITEMS, row 0 Re), and (winner 0 Re /
     1 Kontra / 2 none, value, Re's value, Re's eyes, Re's tricks): ``score_deal`` without
-    writing ``res``, inlined where a search scores its leaves (``engine.score_solver``)."""
+    writing ``res``, inlined where a search scores its leaves (``solver.score``)."""
     n_tricks = st[P_HAND_SIZE]
     re_mask = st[H_RE_MASK]
     is_solo = CONTRACT_IS_SOLO[st[H_CONTRACT]] == 1

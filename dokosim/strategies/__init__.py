@@ -1,0 +1,1 @@
+"""The built-in strategies: numba decision kernels (random, simple, heuristic, pimc and its sampler, card counting)."""

@@ -6,7 +6,7 @@ the deal's public ranking tables).
 """
 import numpy as np
 
-from ..cards import EYES, TRUMP
+from ..engine.cards import EYES, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.deal import NORMAL_TRUMPS
 from ..engine.jit import inline_kernel

@@ -8,32 +8,32 @@ known to be Re holds one, a seat known to be Kontra none, the marriage player
 both), values each distinct legal card on each such deal, and plays the card
 with the best average (its own score plus ``eye_weight`` per eye of its side's
 margin). A card's value on a deal: while the seat holds at most
-``solve_tricks`` cards, the double-dummy solver's (engine/solver.py: Re's final
+``solve_tricks`` cards, the double-dummy solver's (solver/eyes.py: Re's final
 eyes after the card under best play with all hands open, scored by
 ``eyes_value``); earlier, or when the solve runs past ``node_limit`` nodes, a
 rollout: the rest of the deal played by ``heuristic`` at every seat and scored.
 Every deal is used for every candidate card (common random numbers). The deals
-come from the deal's random stream, so runs stay reproducible. Reservations
+(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations
 and calls are heuristic's. ``solve_tricks=0`` (the default) is the
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
 import numpy as np
 
-from ..cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, CONTRACT_IS_SOLO, TRUMP
+from ..engine.cards import CONTRACT_IS_SOLO
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
-    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_CLARIFIED, P_CONTRACT,
-    P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_MARRIAGE_SEAT, P_NPLAYED,
-    P_SOLOIST, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, ST_LEN,
+    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_LEVEL_KO,
+    P_LEVEL_RE, P_NPLAYED, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
+    ST_LEN,
 )
 from ..engine.play import legal_mask, play_card
-from ..engine.rng import below
 from ..engine.scoring import score_deal, settle
-from ..engine.solver import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
+from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
-from .cardcount import QC_MASK, cards_left, deck_cards, distinct, scan_card, scan_plays
+from .cardcount import cards_left, deck_cards, distinct, scan_card, scan_plays
+from .sampler import deal_unseen, implied_queens, set_hidden
 
 NAME = "pimc"
 SOLVE_TRICKS = 0.0  # the solver's endgame is opt-in until the studies are re-run with it (docs/strategies.md)
@@ -84,142 +84,6 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 
 
 @inline_kernel
-def pick_weighted(rng, cap, allowed):
-    """A seat of ``allowed`` (mask) with chance proportional to its free places; -1 if none."""
-    total = 0
-    for s in range(4):
-        if (allowed >> s) & 1:
-            total += cap[s]
-    if total <= 0:
-        return -1
-    r = below(rng, total)
-    for s in range(4):
-        if (allowed >> s) & 1:
-            if r < cap[s]:
-                return s
-            r -= cap[s]
-    return -1
-
-
-@inline_kernel
-def deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hands, cap):
-    """Give the unseen cards to the other seats (``cap0`` places each) into ``hands``.
-
-    Respects the voids (bit 5*s+k) and the QC constraints when it can: seats of
-    ``must_qc`` get one QC each, ``no_qc`` none, ``qc_seat`` >= 0 all of them.
-    Most constrained classes go first; a dead end starts again, and after a few
-    tries the voids are dropped. Returns True when every constraint held.
-    """
-    for attempt in range(12):
-        strict = attempt < 10
-        for s in range(4):
-            hands[s] = 0
-            cap[s] = cap0[s]
-        hands[seat] = hand
-        cap[seat] = 0
-        ok = True
-        # the queens of clubs first
-        qcs = unseen & QC_MASK
-        while qcs and ok:
-            c = lowest_bit_index(qcs)
-            qcs &= qcs - 1
-            allowed = np.int64(0)
-            if qc_seat >= 0:
-                allowed = np.int64(1) << qc_seat
-            else:
-                need = np.int64(0)
-                for s in range(4):
-                    if (must_qc >> s) & 1 and not (hands[s] & QC_MASK):
-                        need |= np.int64(1) << s
-                allowed = need if need else (np.int64(15) & ~no_qc)
-                if strict:
-                    for s in range(4):
-                        if (voids >> (5 * s + TRUMP)) & 1:
-                            allowed &= ~(np.int64(1) << s)
-            allowed &= ~(np.int64(1) << seat)
-            s = pick_weighted(rng, cap, allowed)
-            if s < 0:
-                s = pick_weighted(rng, cap, np.int64(15) & ~(np.int64(1) << seat))
-                ok = False
-            hands[s] |= np.int64(1) << c
-            cap[s] -= 1
-        rest = unseen & ~QC_MASK
-        # classes in order of the seats that may take them (fewest first)
-        done = np.int64(0)
-        for _ in range(5):
-            best_k = -1
-            best_n = 99
-            for k in range(5):
-                if (done >> k) & 1:
-                    continue
-                nk = 0
-                for s in range(4):
-                    if s != seat and not (voids >> (5 * s + k)) & 1:
-                        nk += 1
-                if nk < best_n:
-                    best_n = nk
-                    best_k = k
-            done |= np.int64(1) << best_k
-            m = rest & cmask[best_k]
-            allowed = np.int64(0)
-            for s in range(4):
-                if s != seat and (not strict or not (voids >> (5 * s + best_k)) & 1):
-                    allowed |= np.int64(1) << s
-            while m:
-                c = lowest_bit_index(m)
-                m &= m - 1
-                s = pick_weighted(rng, cap, allowed)
-                if s < 0:
-                    if strict:
-                        ok = False
-                        break
-                    s = pick_weighted(rng, cap, np.int64(15) & ~(np.int64(1) << seat))
-                hands[s] |= np.int64(1) << c
-                cap[s] -= 1
-            if strict and not ok:
-                break
-        if ok or not strict:
-            return ok
-    return False
-
-
-@inline_kernel
-def set_hidden(st, hands, qc_played_by, seat):
-    """The hidden fields of st for one sampled deal (the public part already copied)."""
-    contract = st[P_CONTRACT]
-    soloist = st[P_SOLOIST]
-    st[H_SOLOIST] = -1
-    if soloist >= 0:
-        st[H_CONTRACT] = contract
-        st[H_SOLOIST] = soloist
-        st[H_RE_MASK] = np.int64(1) << soloist
-    elif contract == C_MARRIAGE:
-        st[H_CONTRACT] = C_MARRIAGE
-        if st[P_CLARIFIED]:
-            st[H_RE_MASK] = st[P_KNOWN_RE]
-        else:
-            st[H_RE_MASK] = np.int64(1) << st[P_MARRIAGE_SEAT]
-    elif contract == C_NORMAL:
-        re = np.int64(0)
-        alone = -1
-        for s in range(4):
-            n = popcount(hands[s] & QC_MASK) + ((qc_played_by >> (2 * s)) & 3)
-            if n > 0:
-                re |= np.int64(1) << s
-            if n == 2:
-                alone = s
-        if alone >= 0:
-            st[H_CONTRACT] = C_SILENT_MARRIAGE
-            st[H_SOLOIST] = alone
-        else:
-            st[H_CONTRACT] = C_NORMAL
-        st[H_RE_MASK] = re
-    else:  # poverty and the like: the table knows the parties
-        st[H_CONTRACT] = contract
-        st[H_RE_MASK] = st[P_KNOWN_RE]
-
-
-@inline_kernel
 def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     cands = distinct(legal)
     if cands & (cands - 1) == 0:
@@ -231,28 +95,6 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
                   int(params[PI_SAMPLES]), params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
                   int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
                   int(params[PI_TABLE_BITS]), rng)
-
-
-@kernel
-def implied_queens(pub, seat, qc):
-    """The queens of clubs the parties imply, for sampling what ``seat`` has not seen: (seats that
-    must hold one, seats that hold none, the marriage's bride or -1). ``qc``: the QCs played, two
-    bits per seat (cardcount.scan_plays)."""
-    must_qc = np.int64(0)
-    no_qc = np.int64(0)
-    qc_seat = -1
-    if pub[P_SOLOIST] < 0:
-        if pub[P_CONTRACT] == C_MARRIAGE:
-            qc_seat = pub[P_MARRIAGE_SEAT]
-        elif pub[P_CONTRACT] == C_NORMAL:
-            for s in range(4):
-                if s == seat:
-                    continue
-                if (pub[P_KNOWN_KO] >> s) & 1:
-                    no_qc |= np.int64(1) << s
-                elif (pub[P_KNOWN_RE] >> s) & 1 and ((qc >> (2 * s)) & 3) == 0:
-                    must_qc |= np.int64(1) << s
-    return must_qc, no_qc, qc_seat
 
 
 @kernel

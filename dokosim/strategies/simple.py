@@ -7,7 +7,7 @@ Reservations: a solo with many trumps, a marriage when it can, poverty and
 throw-in whenever the house rules allow them. Calls: Re or
 Kontra with many trumps, never a denial.
 """
-from ..cards import CLASS_MASK, SOLO_SCHEME, TRUMP
+from ..engine.cards import CLASS_MASK, SOLO_SCHEME, TRUMP
 from ..engine.bits import popcount
 from ..engine.jit import inline_kernel
 from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE, RES_POVERTY, RES_THROW_IN

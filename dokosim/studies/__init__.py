@@ -24,7 +24,7 @@ def run_study(name: str, deals=None, strategy="heuristic", seed=0, scheduler=Non
     for n in names:
         if n not in STUDIES + EXTRA_STUDIES:
             raise StudyError(f"unknown study {name!r}; valid: {', '.join(STUDIES + EXTRA_STUDIES)}, all")
-    from dokosim.strategies.registry import StrategyError, resolve
+    from ..loop.registry import StrategyError, resolve
     try:
         resolve(strategy)
     except StrategyError as exc:

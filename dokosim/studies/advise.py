@@ -19,13 +19,14 @@ import time
 import numpy as np
 import polars as pl
 
-from dokosim.cards import RANKS, SUITS, SOLO_KINDS, card_type, mask_str
+from ..engine.cards import RANKS, SUITS, SOLO_KINDS, card_type, mask_str
 
-from .common import StudyError, mean_ci, type_mask, wilson
+from .common import StudyError, type_mask
+from ..stats import mean_ci, wilson
+from .solo_model import MIN_CALIBRATION
 
 QC = type_mask("QC")
 DEFAULT_STRATEGY = "heuristic"
-MIN_CALIBRATION = 0.90  # share of held-out hands whose model P(win) lies in the simulated interval
 
 
 def parse_hand(text: str, rules) -> int:
@@ -86,8 +87,8 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
     import inspect
 
     from dokosim.rules import rules_from_object
-    from dokosim.simulate import SimulationError, simulate
-    from dokosim.strategies.registry import StrategyError
+    from ..run.simulate import SimulationError, simulate
+    from ..loop.registry import StrategyError
     rules = rules_from_object(rules)
     if "fixed_hand" not in inspect.signature(simulate).parameters:
         raise StudyError("advise needs dokosim.simulate(..., fixed_hand=(seat, hand)), which this "
@@ -133,7 +134,7 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
         if opt == "healthy" and mask & QC == QC:
             entry["note"] = "both QC and healthy: a silent marriage (scored as a solo)"
         if opt.endswith("_solo") and model is not None:
-            from .solo_odds import predict
+            from .solo_model import predict
             pw, ps = predict(model, mask, opt[:-5], on_lead=(dealer + 1) % 4 == seat)
             entry["model_win_chance"] = pw
             entry["model_expected_score"] = ps
@@ -154,7 +155,7 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
 def usable_model(strategy: str, rules) -> tuple[dict | None, str]:
     """The solo_odds model (package data) if it may be shown for this strategy and these rules,
     else None; and a one-line note saying which and why."""
-    from .solo_odds import load_model
+    from .solo_model import load_model
     try:
         model = load_model()
     except (OSError, ValueError):

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .common import footnote, mean_ci, plt, results_dir, rules_label, say, wilson, write_table
+from .common import footnote, plt, results_dir, rules_label, say, write_table
+from ..stats import mean_ci, wilson
 from .solo_odds import auc, fit_logistic, predict_proba
 
 STUDY = "announcements"
@@ -197,8 +198,8 @@ def retune(summary: pl.DataFrame, deals: int, seed: int, quiet: bool, **sim) -> 
     """The duplicate tournament of heuristic with the re-tuned call thresholds against today's
     heuristic: {params, deals, diff, lo, hi} (the difference re-tuned - today's, points per deal
     per seat, 95% interval); no tournament when nothing was re-tuned."""
-    from dokosim.strategies.registry import param_specs
-    from dokosim.tournament import tournament
+    from ..loop.registry import param_specs
+    from ..run.tournament import tournament
     params = retuned_params(summary)
     specs = param_specs("heuristic")
     out = {"params": params, "deals": deals, "diff": float("nan"), "lo": float("nan"), "hi": float("nan"),
@@ -215,7 +216,7 @@ def retune(summary: pl.DataFrame, deals: int, seed: int, quiet: bool, **sim) -> 
 def probe_levels(deals: int, strategy: str, seed: int, levels, quiet: bool, edges=BIN_EDGES,
                  min_bin: int = MIN_BIN):
     """Probe each level under ``strategy`` at every seat: (binned tables, summary rows, frames)."""
-    from dokosim.call_probe import probe_calls
+    from ..run.call_probe import probe_calls
     tables, summaries, frames = [], [], {}
     for level in levels:
         say(quiet, f"announcements: {LEVEL_LABEL[level]}, {deals} deals, {strategy}")
@@ -337,8 +338,3 @@ def _chart(by_chance: pl.DataFrame, summary: pl.DataFrame, out, foot: str) -> No
     fig.tight_layout(rect=(0, 0.04, 1, 0.95))
     fig.savefig(out / "gain_vs_chance.png", dpi=110)
     p.close(fig)
-
-
-if __name__ == "__main__":
-    from .cli import script_main
-    script_main(STUDY)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from dokosim.cards import SOLO_KINDS
+from ..engine.cards import SOLO_KINDS
 
-from .common import wilson
+from ..stats import wilson
 
 DEALS_PER_HAND = 5000  # the study's deals per held-out hand calibrated (200,000 deals: 40 hands per kind)
 DEFAULT_DEALS = 4000  # simulated deals per hand: the advisor's default, so the same interval width
@@ -32,9 +32,9 @@ def calibrate(model: dict, frame: pl.DataFrame, strategy: str, seed: int, rules,
 
     ``frame`` is the solo_odds study's frame (deal_id, kind, hand, leads); the first ``hands``
     held-out deals of each kind are used."""
-    from dokosim.simulate import simulate
+    from ..run.simulate import simulate
 
-    from .solo_odds import HOLDOUT, SEAT, predict
+    from .solo_model import HOLDOUT, SEAT, predict
     rows = []
     for kind in SOLO_KINDS:
         held = (frame.filter((pl.col("kind") == kind) & (pl.col("deal_id") % HOLDOUT == 0))

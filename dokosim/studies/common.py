@@ -7,7 +7,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from dokosim.cards import CLASS_MASK, SOLO_KINDS, SOLO_SCHEME, TRUMP, card_type
+from ..stats import Z95, wilson
+
+from ..engine.cards import CLASS_MASK, SOLO_KINDS, SOLO_SCHEME, TRUMP, card_type
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 """The installed ``dokosim`` package."""
@@ -25,7 +27,6 @@ def project_root() -> Path:
     directory."""
     return checkout_root() or Path.cwd()
 
-Z95 = 1.959963984540054
 
 
 class StudyError(ValueError):
@@ -33,31 +34,6 @@ class StudyError(ValueError):
 
 
 # ------------------------------------------------------------------ intervals
-def wilson(k, n, z: float = Z95):
-    """95% Wilson interval of a proportion k/n (arrays allowed): (p, lo, hi)."""
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = k / n
-        den = 1 + z * z / n
-        mid = (p + z * z / (2 * n)) / den
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return p, mid - half, mid + half
-
-
-def mean_ci(values, z: float = Z95):
-    """Mean of values and its 95% normal interval (t ~ z for the sizes used here)."""
-    x = np.asarray(values, dtype=float)
-    n = x.size
-    if n == 0:
-        return float("nan"), float("nan"), float("nan")
-    m = float(x.mean())
-    if n < 2:
-        return m, float("nan"), float("nan")
-    half = z * float(x.std(ddof=1)) / math.sqrt(n)
-    return m, m - half, m + half
-
-
 def group_stats(df: pl.DataFrame, by: list[str], win: str = "win", score: str = "score") -> pl.DataFrame:
     """Per group: deals, win rate with Wilson interval, mean score with normal interval."""
     g = (df.group_by(by).agg(pl.len().alias("deals"), pl.col(win).sum().alias("wins"),

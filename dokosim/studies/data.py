@@ -22,8 +22,8 @@ def dataset(name: str, deals: int, seed: int, strategy: str, rules, contract=Non
     The directory name holds strategy, seed and deals; the dataset's manifest holds
     the rest, and ``dokosim.simulate`` refuses a directory made by another command.
     """
-    from dokosim.dataset import scan
-    from dokosim.simulate import simulate
+    from ..run.dataset import scan
+    from ..run.simulate import simulate
     directory = data_root() / f"{name}_{strategy.replace(',', '-')}_s{seed}_n{deals}"
     directory.parent.mkdir(parents=True, exist_ok=True)
     simulate(deals, seed, rules, strategy, out=str(directory), contract=contract, declarer=declarer,

@@ -20,7 +20,8 @@ import time
 import numpy as np
 import polars as pl
 
-from .common import footnote, plt, results_dir, say, wilson, write_table
+from .common import footnote, plt, results_dir, say, write_table
+from ..stats import wilson
 
 STUDY = "par"
 DEFAULT_DEALS = 100_000
@@ -34,7 +35,7 @@ RULES = {"preset": "ddv"}
 def _solve_chunk(task):
     """Worker: deals first .. first+n-1 solved (solos and the normal game, each with its limit)."""
     seed, first, n = task
-    from dokosim.solve_deals import CONTRACTS, solve_deals
+    from ..dd.solve_deals import CONTRACTS, solve_deals
     solos = solve_deals(n, seed, rules=RULES, declarer=DECLARER, node_limit=SOLO_NODE_LIMIT,
                         contracts=[k for k in CONTRACTS if k != "normal"], first=first, chunk=n)
     normal = solve_deals(n, seed, rules=RULES, declarer=DECLARER, node_limit=NORMAL_NODE_LIMIT,

@@ -95,7 +95,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     ``tricks`` tricks of each, write results/strategies/play_errors.{md,csv,png}."""
     import time
 
-    from dokosim.audit import audit
+    from ..dd.audit import audit
 
     from .data import data_root, dataset
     from .strategies import available
@@ -155,8 +155,3 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         fig.savefig(out / f"{STUDY}.png", dpi=110)
         p.close(fig)
     return {"summary": summary, "comparison": sentence, "timing": timing, "notes": notes}
-
-
-if __name__ == "__main__":
-    from .cli import script_main
-    script_main(STUDY)

@@ -26,7 +26,8 @@ import polars as pl
 
 from dokosim.engine.deal import NORMAL_TRUMPS
 
-from .common import footnote, mean_ci, plt, popcount, results_dir, rules_label, say, type_mask, wilson, write_table
+from .common import footnote, plt, popcount, results_dir, rules_label, say, type_mask, write_table
+from ..stats import mean_ci, wilson
 from .data import dataset
 
 STUDY = "poverty"
@@ -178,7 +179,7 @@ def tournament_check(threshold: float, deals: int, seed: int, quiet: bool, again
     heuristic accepting from ``against`` (``heuristic#2``; default OLD_ACCEPT), rules ddv +
     poverty, ``deals`` deals in the 6 seatings: {threshold, old, deals, diff, lo, hi} (points per
     deal per seat, #1 - #2, 95% t interval)."""
-    from dokosim.tournament import tournament
+    from ..run.tournament import tournament
     say(quiet, f"poverty: heuristic accepting from {threshold:g} against from {against:g}, "
                f"{deals} deals x 6 seatings")
     r = tournament(["heuristic", "heuristic"], deals, seed, RULES_POVERTY,
@@ -394,7 +395,7 @@ def headlines(f: pl.DataFrame, played_share, deals: int, skill: str) -> list[dic
 
 # ------------------------------------------------------------------ the study
 def _heuristic_default_accept() -> float:
-    from dokosim.strategies.registry import param_specs
+    from ..loop.registry import param_specs
     return float(param_specs("heuristic")["accept_trumps"].default)
 
 
@@ -704,8 +705,3 @@ def _chart_value(value: pl.DataFrame, path, foot: str) -> None:
     fig.tight_layout(rect=(0, 0.03, 1, 0.96))
     fig.savefig(path, dpi=110)
     p.close(fig)
-
-
-if __name__ == "__main__":
-    from .cli import script_main
-    script_main(STUDY)

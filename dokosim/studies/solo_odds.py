@@ -18,28 +18,23 @@ the advisor's copy of the model, ``dokosim/studies/solo_odds_model.json`` (packa
 from __future__ import annotations
 
 import json
-import math
 from importlib import resources
 
 import numpy as np
 import polars as pl
 
-from dokosim.cards import SOLO_KINDS
+from ..engine.cards import SOLO_KINDS
 
 from .common import (
-    FEATURES, checkout_root, footnote, group_stats, hand_features, plt, results_dir, rules_label, say,
+    checkout_root, footnote, group_stats, hand_features, plt, results_dir, rules_label, say,
     write_table,
 )
 from .data import dataset
+from .solo_model import HOLDOUT, MODEL_TERMS, PACKAGE_MODEL, SEAT, fit_kind
 
 STUDY = "solo_odds"
 DEFAULT_DEALS = 200_000
 RULES = {"preset": "ddv"}
-SEAT = 0
-HOLDOUT = 5  # deal_id % HOLDOUT == 0: held out from the fit
-MODEL_TERMS = ("trumps", "trumps2", "top", "plain_aces", "plain_tens", "voids", "longest",
-               "trumps_x_top", "leads")
-PACKAGE_MODEL = "solo_odds_model.json"  # the advisor's model: package data of dokosim.studies
 PIMC_SHARE = 0.0025  # pimc plays 0.25% of the study's deals per kind (500 at the default size)
 MIN_PIMC_DEALS = 50
 MIN_GROUP = 100  # trump counts with fewer deals give no rule of thumb and no skills row
@@ -188,9 +183,9 @@ def key_count_sample(frame: pl.DataFrame, kind: str, skill: str, seed: int, hand
     deals. Estimates are means over hands, intervals 95% normal over the per-hand means (the
     hands are independent draws from the count; a hand's deals are not independent of each
     other). Returns {hands, deals, win_rate, win_lo, win_hi, mean_score, ..., mean_gain, ...}."""
-    from dokosim.simulate import simulate
+    from ..run.simulate import simulate
 
-    from .common import mean_ci
+    from ..stats import mean_ci
     held = frame.filter((pl.col("kind") == kind) & (pl.col("trumps") == KEY_COUNT[kind])).sort("deal_id").head(hands)
     per_hand = {"win": [], "score": [], "gain": []}
     for hand, on_lead in held.select("hand", "leads").iter_rows():
@@ -238,87 +233,6 @@ def skill_tables(deals: int, skill: str, seed: int, **sim) -> tuple[pl.DataFrame
     return by_count(df, ["kind", "trumps"]), by_count(df, ["kind"])
 
 
-# ------------------------------------------------------------------ model
-def design(f: dict) -> np.ndarray:
-    """Model matrix (intercept first, then MODEL_TERMS) from hand features and ``leads``
-    (arrays or scalars)."""
-    t = np.asarray(f["trumps"], dtype=float)
-    cols = [np.ones_like(t), t, t * t, f["top"], f["plain_aces"], f["plain_tens"], f["voids"],
-            f["longest"], t * np.asarray(f["top"], dtype=float), np.broadcast_to(f["leads"], t.shape)]
-    return np.column_stack([np.asarray(c, dtype=float) for c in cols])
-
-
-def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-3, iters: int = 50) -> np.ndarray:
-    """Logistic regression by Newton's method with a small ridge (not on the intercept)."""
-    beta = np.zeros(X.shape[1])
-    pen = np.full(X.shape[1], l2 * len(y))
-    pen[0] = 0.0
-    for _ in range(iters):
-        eta = np.clip(X @ beta, -30, 30)
-        p = 1 / (1 + np.exp(-eta))
-        grad = X.T @ (y - p) - pen * beta
-        w = p * (1 - p)
-        hess = (X * w[:, None]).T @ X + np.diag(pen)
-        step = np.linalg.solve(hess, grad)
-        beta += step
-        if np.max(np.abs(step)) < 1e-9:
-            break
-    return beta
-
-
-def predict_proba(beta, X) -> np.ndarray:
-    """The logistic model's P(win) for each row of the model matrix ``X``."""
-    return 1 / (1 + np.exp(-np.clip(np.asarray(X) @ np.asarray(beta), -30, 30)))
-
-
-def auc(y: np.ndarray, score: np.ndarray) -> tuple[float, float, float]:
-    """ROC AUC (Mann-Whitney, ties averaged) with a 95% Hanley-McNeil interval."""
-    y = np.asarray(y, dtype=bool)
-    ranks = pl.Series(score).rank("average").to_numpy()
-    n1, n0 = int(y.sum()), int((~y).sum())
-    if n1 == 0 or n0 == 0:
-        return float("nan"), float("nan"), float("nan")
-    a = (ranks[y].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
-    q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
-    se = math.sqrt((a * (1 - a) + (n1 - 1) * (q1 - a * a) + (n0 - 1) * (q2 - a * a)) / (n1 * n0))
-    return float(a), float(a - 1.96 * se), float(a + 1.96 * se)
-
-
-def fit_kind(df: pl.DataFrame) -> dict:
-    """Fit on deal_id % HOLDOUT != 0, report AUC on the held-out fifth."""
-    test = (df["deal_id"] % HOLDOUT == 0).to_numpy()
-    feats = {k: df[k].to_numpy().astype(float) for k in (*FEATURES, "leads")}
-    X = design(feats)
-    y = df["win"].to_numpy().astype(float)
-    beta = fit_logistic(X[~test], y[~test])
-    p = predict_proba(beta, X[test])
-    a, lo, hi = auc(y[test], p)
-    # the mean soloist score as a linear function of the same terms (least squares)
-    s = df["score"].to_numpy().astype(float)
-    gamma, *_ = np.linalg.lstsq(X[~test], s[~test], rcond=None)
-    return {"terms": ["intercept", *MODEL_TERMS], "coef": [float(b) for b in beta],
-            "score_coef": [float(g) for g in gamma],
-            "auc_heldout": a, "auc_ci95": [lo, hi], "train_deals": int((~test).sum()),
-            "heldout_deals": int(test.sum()), "heldout_win_rate": float(y[test].mean())}
-
-
-def load_model(path=None) -> dict:
-    """The fitted models: ``path``, else the advisor's copy (package data, PACKAGE_MODEL)."""
-    if path is not None:
-        return json.loads(open(path).read())
-    return json.loads(resources.files(__package__).joinpath(PACKAGE_MODEL).read_text())
-
-
-def predict(model: dict, hand: int, kind: str, on_lead: bool = True) -> tuple[float, float]:
-    """(P(win), expected soloist score) of a hand mask as soloist of ``kind`` by the fitted model;
-    ``on_lead``: the soloist leads to the first trick (sits at the dealer's left)."""
-    f = hand_features(np.array([hand], dtype=np.int64), kind)
-    f["leads"] = np.array([int(bool(on_lead))])
-    X = design(f)
-    m = model["kinds"][kind]
-    return float(predict_proba(m["coef"], X)[0]), float((X @ np.asarray(m["score_coef"]))[0])
-
-
 # ------------------------------------------------------------------ study
 def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True,
         calibration_hands=None, calibration_deals=None, skills=None, pimc_deals=None, key_hands=None,
@@ -332,7 +246,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     default size, in proportion below it, at least MIN_KEY_HANDS); returns the frames, tables and
     model."""
     from . import calibration
-    from .advise import MIN_CALIBRATION
+    from .solo_model import MIN_CALIBRATION
     from .skills import SKILLS, skill_deals, write_skills
     deals = deals or DEFAULT_DEALS
     if key_hands is None:
@@ -547,8 +461,3 @@ def _charts(df, by_trumps, by_tt, out, foot):
     fig.tight_layout(rect=(0, 0.03, 1, 0.96))
     fig.savefig(out / "heatmap_trumps_top.png", dpi=110)
     p.close(fig)
-
-
-if __name__ == "__main__":
-    from .cli import script_main
-    script_main(STUDY)

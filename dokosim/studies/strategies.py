@@ -29,7 +29,7 @@ RULES = {"preset": "ddv"}
 
 def available(candidates=CANDIDATES) -> tuple[list[str], list[str]]:
     """(the candidates that resolve, notes on those that do not)."""
-    from dokosim.strategies.registry import resolve
+    from ..loop.registry import resolve
     names, notes = [], []
     for name in candidates:
         try:
@@ -44,7 +44,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         candidates=CANDIDATES, **sim) -> dict:
     """Play every pair of ``candidates`` (pairs with pimc on ``pimc_deals`` deals, default
     PIMC_SHARE of ``deals``) and write the table and chart to ``results/strategies/``."""
-    from dokosim.tournament import tournament
+    from ..run.tournament import tournament
 
     from .skills import skill_deals
     deals = deals or DEFAULT_DEALS
@@ -87,8 +87,3 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         fig.savefig(out / "strategies.png", dpi=110)
         p.close(fig)
     return {"pairs": table, "notes": notes}
-
-
-if __name__ == "__main__":
-    from .cli import script_main
-    script_main(STUDY)

@@ -1,0 +1,1 @@
+"""Double-dummy answers from Python: solve, par, best score, solve_deals, the play-error audit and the open-hands oracle."""

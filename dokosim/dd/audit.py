@@ -1,0 +1,258 @@
+"""Play errors against double-dummy play: ``dokosim.audit`` and ``dokosim audit`` (docs/audit.md).
+
+For each deal of a dataset made with ``--keep-play``, every card of the last K tricks is set
+against the double-dummy solver (``solver/eyes.py``, ``audit_line``): the eyes the card gave
+away from its player's side, |value of the best card - value of the card played| in Re's final
+eyes with every hand open and best play after it. Per strategy: the mean eyes lost per card,
+overall, by trick and by role, with 95% intervals over deals (a ratio estimator, below).
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ..stats import ratio_interval
+
+DEFAULT_TRICKS = 6
+ROLES = ("Re", "Kontra", "soloist")
+CARD_COLUMNS = ("deal_id", "seat", "strategy", "trick", "card", "role", "best", "played", "loss", "swing")
+WIN_LINE = 121  # Re's eyes to win when nobody announced more than Re / Kontra
+
+
+class AuditError(ValueError):
+    """A bad audit request (not a dataset, no game records, K out of range): one line."""
+
+
+def audit_records(records, tricks: int = DEFAULT_TRICKS, deal_ids=None, progress=None,
+                  solver=None) -> pl.DataFrame:
+    """The audited cards of complete game records (GAME_RECORD.md dicts or JSON text), one row
+    per card of the last ``tricks`` tricks: ``deal_id`` (``deal_ids[i]``, default the record's
+    index), ``seat``, ``trick`` (1-based), ``card`` (its index in the play, 0-based), ``role``
+    (Re, Kontra, or soloist: the only Re seat), ``best`` (Re's final eyes under best play before
+    the card), ``played`` (the same after it), ``loss`` (eyes given away by the card from its
+    side, >= 0), ``swing`` (1 when the card moved Re's best-play eyes across 121, the line
+    between a won and a lost game without further announcements, else 0). ``progress(n)``:
+    called after each record."""
+    import orjson
+
+    from ..engine.layout import H_RE_MASK
+    from ..solver.eyes import W_ST, audit_line
+    from ..engine.jit import ensure_loop
+    from ..records.record import RecordError, parse_record, replay_detail
+    from .solve import Solver
+    solver = solver or Solver()
+    kernel = ensure_loop(audit_line, "the double-dummy solver")
+    cols = {k: [] for k in CARD_COLUMNS if k != "strategy"}
+    seat_out, best, played, loss = (np.zeros(48, dtype=np.int64) for _ in range(4))
+    for i, record in enumerate(records):
+        if isinstance(record, (str, bytes)):
+            record = orjson.loads(record)
+        p = parse_record(record)
+        n_cards = 4 * int(p.rules.hand_size)
+        if len(p.play) != n_cards:
+            raise RecordError("bad_field", f"record {i}: {len(p.play)} cards played; the audit needs "
+                                           f"complete deals ({n_cards})")
+        if p.table is not None:
+            raise RecordError("bad_field", f"record {i}: a five-player record; the audit takes four-player deals")
+        if tricks > p.rules.hand_size:
+            raise AuditError(f"--tricks {tricks} is more than the {p.rules.hand_size} tricks of a deal")
+        detail = replay_detail({**record, "play": []})
+        if detail["error"]:
+            raise RecordError("bad_field", f"record {i}: {detail['output'].get('error')}")
+        solver.load(detail["state"])
+        solver._start()  # a reused solver: its node limit and abort flag from this call on
+        cards = np.frombuffer(p.play, dtype=np.uint8).astype(np.int64) * 2
+        first = n_cards - 4 * tricks
+        count = int(kernel(solver.ws, solver.tt, cards, first, 4 * tricks, seat_out, best, played, loss))
+        if count < 0:  # only with a node limit
+            raise RuntimeError("the solver ran past its node limit")
+        re_mask = int(solver.ws[W_ST + H_RE_MASK])
+        alone = bin(re_mask).count("1") == 1
+        deal = i if deal_ids is None else int(deal_ids[i])
+        for k in range(count):
+            s = int(seat_out[k])
+            cols["deal_id"].append(deal)
+            cols["seat"].append(s)
+            cols["trick"].append((first + k) // 4 + 1)
+            cols["card"].append(first + k)
+            cols["role"].append(("soloist" if alone else "Re") if re_mask >> s & 1 else "Kontra")
+            cols["best"].append(int(best[k]))
+            cols["played"].append(int(played[k]))
+            cols["loss"].append(int(loss[k]))
+            cols["swing"].append(int((best[k] >= WIN_LINE) != (played[k] >= WIN_LINE)))
+        if progress is not None:
+            progress(1)
+    return pl.DataFrame({k: pl.Series(k, v, dtype=pl.String if k == "role" else pl.Int64)
+                         for k, v in cols.items()})
+
+
+def summarize(cards: pl.DataFrame) -> pl.DataFrame:
+    """Per strategy: eyes lost per card with its 95% interval (``ratio_interval``, the deal is
+    the unit), over all audited cards (``by`` = "all"), by trick ("trick", ``level`` the trick
+    number) and by role ("role": Re, Kontra, soloist). Columns: strategy, by, level, deals,
+    cards, eyes_lost_per_card, lo, hi, error_share (the share of cards that lost any eyes),
+    swings_per_1000 with swing_lo, swing_hi (cards per 1,000 that moved Re's best-play eyes
+    across 121: a won game given away, or a lost one let off; the same estimator)."""
+    rows = []
+    groups = [("all", None)] + [("trick", "trick"), ("role", "role")]
+    for strategy in sorted(cards["strategy"].unique().to_list()):
+        mine = cards.filter(pl.col("strategy") == strategy)
+        for by, column in groups:
+            levels = ["all"] if column is None else sorted(mine[column].unique().to_list(),
+                                                           key=lambda v: (ROLES.index(v) if v in ROLES else v))
+            for level in levels:
+                part = mine if column is None else mine.filter(pl.col(column) == level)
+                per_deal = part.group_by("deal_id").agg(pl.col("loss").sum().alias("l"), pl.len().alias("c"),
+                                                        pl.col("swing").sum().alias("w"))
+                mean, lo, hi, deals, n = ratio_interval(per_deal["l"].to_numpy(), per_deal["c"].to_numpy())
+                w, w_lo, w_hi, _, _ = ratio_interval(per_deal["w"].to_numpy() * 1000, per_deal["c"].to_numpy())
+                rows.append({"strategy": strategy, "by": by, "level": str(level), "deals": deals, "cards": n,
+                             "eyes_lost_per_card": mean, "lo": lo, "hi": hi,
+                             "error_share": float((part["loss"] > 0).mean()) if part.height else math.nan,
+                             "swings_per_1000": w, "swing_lo": w_lo, "swing_hi": w_hi})
+    schema = {"strategy": pl.String, "by": pl.String, "level": pl.String, "deals": pl.Int64, "cards": pl.Int64,
+              "eyes_lost_per_card": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "error_share": pl.Float64,
+              "swings_per_1000": pl.Float64, "swing_lo": pl.Float64, "swing_hi": pl.Float64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+class AuditResult:
+    """What ``dokosim.audit`` returns: ``cards`` (one row per audited card, CARD_COLUMNS),
+    ``summary`` (``summarize``), ``tricks`` (K), ``deals``, ``solves`` and ``seconds`` (the
+    audit's wall time)."""
+
+    def __init__(self, cards: pl.DataFrame, summary: pl.DataFrame, tricks: int, deals: int, seconds: float):
+        self.cards = cards
+        self.summary = summary
+        self.tricks = tricks
+        self.deals = deals
+        self.solves = deals * (4 * tricks + 1)
+        self.seconds = seconds
+
+    def to_dict(self) -> dict:
+        return {"tricks": self.tricks, "deals": self.deals, "cards": self.cards.height, "solves": self.solves,
+                "seconds": round(self.seconds, 3), "summary": self.summary.to_dicts()}
+
+
+def check_dataset(directory) -> dict:
+    """The manifest of a dataset the audit can read (made by ``dokosim simulate --keep-play``);
+    AuditError with one line otherwise."""
+    from ..run.dataset import DatasetError, read_manifest
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise AuditError(f"{directory} is not a directory; give a dataset of dokosim simulate --keep-play --out DIR")
+    try:
+        manifest = read_manifest(directory)
+    except DatasetError as exc:
+        raise AuditError(f"{exc}; give a dataset of dokosim simulate --keep-play --out DIR") from None
+    if manifest.get("kind") == "sessions":
+        raise AuditError(f"{directory} is a session dataset; the audit takes a dataset of dokosim simulate "
+                         "--keep-play --out DIR")
+    if not manifest.get("keep_play"):
+        raise AuditError(f"{directory} has no game records (made without --keep-play); simulate it again "
+                         "with --keep-play")
+    return manifest
+
+
+def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True, deals: int | None = None) -> AuditResult:
+    """Audit the card play of a dataset against double-dummy play.
+
+    ``directory``: a dataset of ``dokosim simulate --keep-play --out DIR``. Every card of the
+    last ``tricks`` tricks (1-12, default 6) of each deal is compared with the best card for its
+    player's side under double-dummy play (every hand open, best play by both sides after it,
+    eyes only): the eyes lost by the card. Cards before those tricks are not audited (solving
+    from earlier positions costs seconds per card). ``deals``: audit only the first N deals.
+    ``out``: also write ``cards.parquet`` (one row per card) and ``summary.csv`` / ``summary.md``
+    there. ``quiet``: no progress bar. Returns an ``AuditResult`` whose ``summary`` has, per
+    strategy, the mean eyes lost per card with its 95% interval over deals, overall, by trick and
+    by role (Re, Kontra, soloist).
+
+    Example::
+
+        import dokosim
+        dokosim.simulate(200, seed=0, strategy="simple", keep_play=True, out="data/simple200")
+        r = dokosim.audit("data/simple200", tricks=4)
+        r.summary.filter(by="all")   # simple: eyes lost per card, lo, hi, deals, cards
+    """
+    import sys
+    import time
+
+    from ..run.dataset import scan
+    from ..run.outputs import OutputError, check_directory
+    if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)) or not 1 <= tricks <= 12:
+        raise AuditError(f"--tricks {tricks!r} is not valid; give a number of tricks from 1 to 12")
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1):
+        raise AuditError(f"deals={deals!r} is not valid: None (all) or a whole number from 1")
+    check_dataset(directory)
+    if out is not None:
+        try:
+            out = check_directory(out, "--out")
+        except OutputError as exc:
+            raise AuditError(str(exc)) from None
+        if out.exists() and any(out.iterdir()):  # never overwrite what is there
+            raise AuditError(f"--out {str(out)!r} must be a new or empty directory (it holds files)")
+    t0 = time.perf_counter()
+    columns = ["deal_id", "record", "strategy_0", "strategy_1", "strategy_2", "strategy_3"]
+    try:
+        lazy = scan(Path(directory)).select(columns).sort("deal_id")
+        frame = (lazy.head(deals) if deals is not None else lazy).collect()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise AuditError(f"cannot read the dataset {directory}: {str(exc).splitlines()[0]}") from None
+    from tqdm import tqdm
+    with tqdm(total=frame.height, unit=" deals", disable=quiet or not sys.stderr.isatty(),
+              dynamic_ncols=True) as bar:
+        cards = audit_records(frame["record"].to_list(), tricks, frame["deal_id"].to_list(), bar.update)
+    seats = frame.select("deal_id", *[pl.col(f"strategy_{s}").cast(pl.String) for s in range(4)])
+    names = seats.unpivot(index="deal_id", variable_name="seat", value_name="strategy").with_columns(
+        pl.col("seat").str.strip_prefix("strategy_").cast(pl.Int64))
+    cards = cards.join(names, on=["deal_id", "seat"], how="left").select(CARD_COLUMNS)
+    summary = summarize(cards)
+    result = AuditResult(cards, summary, tricks, frame.height, time.perf_counter() - t0)
+    if out is not None:
+        write_outputs(result, out, f"dokosim audit {directory} --tricks {tricks}")
+    return result
+
+
+def _span(result: AuditResult) -> str:
+    t = result.cards["trick"]
+    return f"{t.min()}-{t.max()}" if t.len() else "none"
+
+
+def summary_note(result: AuditResult, command: str) -> str:
+    k = result.tricks
+    return (f"Eyes lost per card against double-dummy play (every hand open, best play by both sides "
+            f"after the card, eyes only), **audited: the cards of the last {k} tricks only** "
+            f"(tricks {_span(result)}; the cards before are not audited). {result.deals:,} deals. "
+            "Mean = total eyes lost / cards, 95% interval over deals (ratio estimator, t; "
+            f"docs/audit.md). Role: Re, Kontra, or soloist (Re alone). Swings: cards that moved Re's "
+            f"best-play eyes across 121 (won <-> lost without further announcements), per 1,000 cards. "
+            f"Command: `{command}`.")
+
+
+def write_outputs(result: AuditResult, out: Path, command: str) -> None:
+    """cards.parquet, summary.csv and summary.md in ``out``."""
+    from ..run.outputs import writing
+    out.mkdir(parents=True, exist_ok=True)
+    with writing(out / "cards.parquet"):
+        result.cards.write_parquet(out / "cards.parquet")
+    with writing(out / "summary.csv"):
+        result.summary.write_csv(out / "summary.csv")
+    with writing(out / "summary.md"):
+        (out / "summary.md").write_text(markdown(result.summary, "Play errors against double-dummy play",
+                                                 summary_note(result, command)))
+
+
+def markdown(summary: pl.DataFrame, title: str, note: str) -> str:
+    """The summary as a Markdown table (figures rounded to 3 decimals)."""
+    lines = [f"# {title}", "", note, "",
+             "| strategy | by | level | deals | cards | eyes lost per card | lo | hi | share of cards losing eyes "
+             "| swings per 1,000 cards | lo | hi |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in summary.iter_rows(named=True):
+        lines.append(f"| {r['strategy']} | {r['by']} | {r['level']} | {r['deals']} | {r['cards']} | "
+                     f"{r['eyes_lost_per_card']:.3f} | {r['lo']:.3f} | {r['hi']:.3f} | {r['error_share']:.3f} | "
+                     f"{r['swings_per_1000']:.2f} | {r['swing_lo']:.2f} | {r['swing_hi']:.2f} |")
+    return "\n".join(lines) + "\n"

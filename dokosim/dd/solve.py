@@ -1,0 +1,352 @@
+"""Double-dummy solving of game records: ``dokosim.solve`` and ``dokosim solve`` (docs/solver.md).
+
+A record (GAME_RECORD.md, finished or not) is checked and replayed by the record replay
+(``records.replay_detail``); the position after its last card (or before the first, with
+``from_start``) goes to the solver kernels (``solver/eyes.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.cards import card_name, mask_cards, mask_str
+from ..engine.layout import P_NPLAYED, P_SCHEME, P_TURN, RES_EYES_RE
+from ..records.record import RecordError, _form_error, replay_detail
+from ..rules import RulesError
+
+THRESHOLDS = (121, 151, 181, 211, 240)
+"""The eyes ``re_reaches`` answers for: Re's win, and what Re needs against no 90 / 60 / 30, all eyes."""
+SCORE_ILLEGAL = 10_000
+"""``Solver.score_values`` marks a card that is not legal with a value below minus this."""
+
+
+class Solver:
+    """Scratch for solving many positions (a workspace and a transposition table, allocated once).
+
+    ``load(state)`` takes a position as the kernels hold it (st, hands, plays, play_seat,
+    trick_winner, power, fclass, cmask, rules); ``eyes()``, ``reaches(t)`` and
+    ``card_values()`` solve it. Positions of the same deal share the table's entries.
+    ``node_limit`` (0: none) caps the nodes of each solve: past it a solve gives up and returns
+    None (a budget for benchmarks and strategies). ``score_values()`` plays for the score
+    instead (``best_score``), with a table of its own (2**score_table_bits entries of 48 bytes,
+    12.6 MB by default, allocated on its first use; 0 for none).
+    """
+
+    def __init__(self, table_bits: int = 20, node_limit: int = 0, score_table_bits: int = 18):
+        from ..solver.eyes import new_table, new_workspace
+        self.ws = new_workspace()
+        self.tt = new_table(table_bits)
+        self.score_table_bits = score_table_bits  # 0: score_values searches without a table
+        self.score_tt = None  # score_values' table, allocated on its first use
+        self.node_limit = node_limit
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by this solver so far (all solves)."""
+        from ..solver.eyes import W_NODES
+        return int(self.ws[W_NODES])
+
+    def _start(self) -> None:
+        from ..solver.eyes import W_ABORTED, W_LIMIT, W_NODES
+        self.ws[W_ABORTED] = 0
+        self.ws[W_LIMIT] = self.ws[W_NODES] + self.node_limit if self.node_limit > 0 else 0
+
+    def _aborted(self) -> bool:
+        from ..solver.eyes import W_ABORTED
+        return bool(self.ws[W_ABORTED])
+
+    def load(self, state) -> None:
+        """Copy a position into the workspace."""
+        from ..solver.eyes import load_position
+        from ..engine.jit import ensure_loop
+        ensure_loop(load_position, "the double-dummy solver")(self.ws, *state)
+
+    def eyes(self) -> int | None:
+        """Re's final eyes under best play from the loaded position (None past the node limit)."""
+        from ..solver.eyes import solve_eyes
+        self._start()
+        eyes = int(solve_eyes(self.ws, self.tt))
+        return None if self._aborted() else eyes
+
+    def reaches(self, threshold: int) -> bool | None:
+        """Whether Re ends with at least ``threshold`` eyes under best play (None past the node
+        limit)."""
+        from ..solver.eyes import solve_reaches
+        self._start()
+        yes = bool(solve_reaches(self.ws, self.tt, threshold))
+        return None if self._aborted() else yes
+
+    def score_values(self) -> tuple[int, np.ndarray] | None:
+        """(Re's game value under best play for the score, values) where values[c] is that value
+        after physical card c and best play after it, for every legal c, and below
+        ``-SCORE_ILLEGAL`` for the others (None past the node limit); ``best_score``'s search."""
+        from ..engine.layout import N_ITEMS
+        from ..solver.score import new_score_table, solve_score_values
+        from ..engine.jit import ensure_loop
+        if self.score_tt is None:
+            bits = self.score_table_bits
+            self.score_tt = new_score_table(bits) if bits > 0 else np.zeros(0, dtype=np.int64)
+        values = np.zeros(48, dtype=np.int64)
+        items = np.zeros((2, N_ITEMS), dtype=np.int64)
+        self._start()
+        best = int(ensure_loop(solve_score_values, "the double-dummy solver")(self.ws, self.score_tt, items, values))
+        return None if self._aborted() else (best, values)
+
+    def card_values(self) -> tuple[int, np.ndarray] | None:
+        """(Re's final eyes under best play, values) where values[c] is Re's final eyes after
+        physical card c and best play after it, for every legal c, and -1 for the others (None
+        past the node limit)."""
+        from ..solver.eyes import solve_card_values
+        values = np.zeros(48, dtype=np.int64)
+        self._start()
+        best = int(solve_card_values(self.ws, self.tt, values))
+        return None if self._aborted() else (best, values)
+
+
+def _check_node_limit(node_limit) -> None:
+    from ..validation import is_int
+    if not is_int(node_limit) or node_limit < 0:
+        raise ValueError(f"node_limit={node_limit!r} is not valid: an integer >= 0 (0: no limit)")
+
+
+def solve(record, from_start: bool = False, solver: Solver | None = None, node_limit: int | None = None) -> dict:
+    """Solve a game record double-dummy: every hand open, best play by both sides, no more calls.
+
+    ``record``: a GAME_RECORD.md object (a dict, or its JSON text), finished or not; the
+    position is the one after its last card (``from_start``: before its first card). Returns
+    ``{"ok": True, "complete": False, "cards_played": n, "to_move": seat, "eyes_re": E,
+    "card_values": {"QC": E1, ...}, "re_reaches": {"121": bool, "151": ..., "181": ...,
+    "211": ..., "240": ...}}``: ``eyes_re`` is Re's final eyes (tricks already taken included),
+    ``card_values`` Re's final eyes after each legal card of the seat to move and best play
+    after it. A complete record gives its own eyes (``"complete": True``, ``to_move`` None, no
+    card_values); a bad one GAME_RECORD.md's error object (``"ok": False``). ``solver``: a
+    ``Solver`` to reuse its scratch over many calls. ``node_limit``: nodes the solve may search
+    (default: the solver's own limit, none for a new one); past it ``eyes_re``, ``card_values``
+    and ``re_reaches`` are None and ``"over_node_limit": True``.
+
+    Example (a record of examples/records.jsonl, cut after 40 cards)::
+
+        import json, dokosim
+        rec = json.loads(open("examples/records.jsonl").readline())
+        out = dokosim.solve({**rec, "play": rec["play"][:40]})
+        out["to_move"], out["eyes_re"], out["card_values"]   # e.g. 2, 130, {"QC": 130, "9S": 119}
+    """
+    if node_limit is not None:
+        _check_node_limit(node_limit)
+    if isinstance(record, (str, bytes)):
+        import orjson
+        try:
+            record = orjson.loads(record)
+        except orjson.JSONDecodeError as exc:
+            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+    try:
+        detail = replay_detail(record)
+        if detail["error"]:
+            return detail["output"]
+        if from_start:
+            detail = replay_detail({**record, "play": []})
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    state = detail["state"]
+    st, hands = state[0], state[1]
+    n = int(st[P_NPLAYED])
+    reaches = {}
+    if n == 4 * int(detail["packed"].rules.hand_size):
+        eyes = int(detail["res"][RES_EYES_RE])
+        for t in THRESHOLDS:
+            reaches[str(t)] = eyes >= t
+        return {"ok": True, "complete": True, "cards_played": n, "to_move": None, "eyes_re": eyes,
+                "re_reaches": reaches}
+    solver = solver or Solver()
+    saved = solver.node_limit
+    if node_limit is not None:
+        solver.node_limit = node_limit
+    try:
+        solver.load(state)
+        solved = solver.card_values()
+    finally:
+        solver.node_limit = saved
+    seat = int(st[P_TURN])
+    table = detail["packed"].table  # five players: the record's seat of the engine's
+    to_move = seat if table is None else table[seat]
+    if solved is None:
+        return {"ok": True, "complete": False, "cards_played": n, "to_move": to_move, "eyes_re": None,
+                "card_values": None, "re_reaches": None, "over_node_limit": True}
+    eyes, values = solved
+    legal = sum(1 << c for c in mask_cards(int(hands[seat])) if values[c] >= 0)
+    card_values = {}
+    for name in mask_str(legal, int(st[P_SCHEME])).split():
+        card_values[name] = None
+    for c in mask_cards(legal):
+        card_values[card_name(c)] = int(values[c])
+    for t in THRESHOLDS:
+        reaches[str(t)] = eyes >= t
+    return {"ok": True, "complete": False, "cards_played": n, "to_move": to_move, "eyes_re": eyes,
+            "card_values": card_values, "re_reaches": reaches}
+
+
+PAR_NODE_LIMIT = 1_000_000
+"""Default node budget of each solve of ``par`` (about 0.15 s)."""
+
+
+def par(record, node_limit: int = PAR_NODE_LIMIT, solver: Solver | None = None) -> dict:
+    """The par of a record's deal: with every hand open, which reservations win.
+
+    Each reservation the record's rules allow is solved from the first card, with the hands as
+    dealt: the normal game (Re: the QC holders; a silent marriage when one seat holds both),
+    an announced marriage when one seat holds both QC, and every allowed solo of every seat (not
+    a poverty: its exchange is a choice of cards, not a contract to solve). The record is checked
+    whole first (its play and calls too), then its hands are dealt again under each contract.
+    A reservation wins when its Re (the soloist, the marriage player and partner) reaches 121
+    eyes under best play by both sides (no calls); ``None`` when its solve ran past
+    ``node_limit`` nodes (0: no limit). Par here is won or lost, not the score: exact eyes from
+    the first card cost far more than a threshold (docs/solver.md).
+
+    Returns ``{"ok": True, "node_limit": N, "normal": bool|None, "marriage": bool|None (only when
+    a seat holds both QC), "solos": {"SEAT": {"KIND": bool|None, ...}, ...}, "winning_solos":
+    [[seat, kind], ...], "unknown": n}`` with record seats; a bad record gives GAME_RECORD.md's
+    error object (``"ok": False``). Pass ``solver`` (a ``Solver``) to reuse its scratch (a table
+    of 32 MB) over many records.
+
+    Example::
+
+        import json, dokosim
+        rec = json.loads(open("examples/records.jsonl").readline())
+        out = dokosim.par(rec)
+        out["normal"], out["winning_solos"], out["unknown"]   # True, [], 1
+    """
+    from ..engine.cards import T_QC
+    _check_node_limit(node_limit)
+    node_limit = int(node_limit)
+    if isinstance(record, (str, bytes)):
+        import orjson
+        try:
+            record = orjson.loads(record)
+        except orjson.JSONDecodeError as exc:
+            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+    try:
+        checked = replay_detail(record)  # the whole record, as solve and score check it
+        if checked["error"]:
+            return checked["output"]
+        detail = replay_detail({**record, "play": [], "announcements": []})
+        if detail["error"]:
+            return detail["output"]
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    rules = detail["packed"].rules
+    seats = [s for s, mask in enumerate(detail["hands"]) if mask]
+    both_qc = [s for s in seats if (detail["hands"][s] >> (2 * T_QC)) & 3 == 3]
+    solver = solver or Solver()
+    saved = solver.node_limit
+    solver.node_limit = node_limit
+    unknown = 0
+
+    def wins(contract) -> bool | None:
+        nonlocal unknown
+        d = replay_detail({**record, "contract": contract, "play": [], "announcements": []})
+        if d["error"]:
+            raise RecordError(d["output"].get("kind", "bad_field"),
+                              d["output"].get("error", f"the deal cannot be played as {contract}"))
+        solver.load(d["state"])
+        out = solver.reaches(121)
+        unknown += out is None
+        return out
+
+    try:
+        result = {"ok": True, "node_limit": node_limit, "normal": wins({"type": "normal"})}
+        if both_qc:
+            result["marriage"] = wins({"type": "marriage", "seat": both_qc[0]})
+        solos = {}
+        winning = []
+        for s in seats:
+            solos[str(s)] = {}
+            for kind in rules.solos:
+                won = wins({"type": "solo", "kind": kind, "seat": s, "compulsory": False})
+                solos[str(s)][kind] = won
+                if won:
+                    winning.append([s, kind])
+        result.update(solos=solos, winning_solos=winning, unknown=unknown)
+        return result
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    finally:
+        solver.node_limit = saved
+
+
+SCORE_NODE_LIMIT = 1_000_000
+"""Default node budget of ``best_score`` (five tricks left fit it, docs/solver.md)."""
+
+
+def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LIMIT,
+               solver: Solver | None = None) -> dict:
+    """The deal's score under best play for the score, with every hand open and no more calls.
+
+    ``solve`` plays for eyes; this plays for the score itself: the game value with the calls
+    already made, schwarz and the extra points (fox, doppelkopf, Charlie, against the queens),
+    every complete deal scored by the rules' scorer. The value is Re's game value as RULES.md
+    1.7 settles it, as Re scores it (positive when Re wins): each Re player scores it, each
+    Kontra player its negation, a soloist three times it (and a record's ``bock`` multiplies
+    all). ``record``: as for ``solve``, the position after its last card (``from_start``: before
+    its first card). The search is exact (docs/solver.md): five tricks left fit
+    the default ``node_limit`` (0: no limit); past it the values are None and
+    ``"over_node_limit": True``.
+
+    Returns ``{"ok": True, "complete": False, "cards_played": n, "to_move": seat, "value_re": V,
+    "card_values": {"QC": V1, ...}}`` (``card_values``: the value after each legal card of the
+    seat to move and best play after it); a complete record gives its own value (``"complete":
+    True``, no card_values); a bad record GAME_RECORD.md's error object (``"ok": False``).
+
+    Example (the first record of examples/records.jsonl, cut after 36 cards)::
+
+        import json, dokosim
+        rec = json.loads(open("examples/records.jsonl").readline())
+        out = dokosim.best_score({**rec, "play": rec["play"][:36]})
+        out["value_re"], out["card_values"]
+    """
+    from ..engine.layout import RES_VALUE, RES_WINNER
+    _check_node_limit(node_limit)
+    if isinstance(record, (str, bytes)):
+        import orjson
+        try:
+            record = orjson.loads(record)
+        except orjson.JSONDecodeError as exc:
+            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+    try:
+        detail = replay_detail(record)
+        if detail["error"]:
+            return detail["output"]
+        if from_start:
+            detail = replay_detail({**record, "play": []})
+            if detail["error"]:
+                return detail["output"]
+    except (RecordError, RulesError) as exc:
+        return _form_error(exc)
+    state = detail["state"]
+    st, hands = state[0], state[1]
+    n = int(st[P_NPLAYED])
+    if n == 4 * int(detail["packed"].rules.hand_size):
+        res = detail["res"]
+        value = int(res[RES_VALUE])
+        return {"ok": True, "complete": True, "cards_played": n, "to_move": None,
+                "value_re": -value if int(res[RES_WINNER]) == 1 else value}
+    solver = solver or Solver()
+    saved = solver.node_limit
+    solver.node_limit = int(node_limit)
+    try:
+        solver.load(state)
+        solved = solver.score_values()
+    finally:
+        solver.node_limit = saved
+    seat = int(st[P_TURN])
+    table = detail["packed"].table
+    to_move = seat if table is None else table[seat]
+    out = {"ok": True, "complete": False, "cards_played": n, "to_move": to_move}
+    if solved is None:
+        return {**out, "value_re": None, "card_values": None, "over_node_limit": True}
+    value, values = solved
+    legal = sum(1 << c for c in mask_cards(int(hands[seat])) if values[c] > -SCORE_ILLEGAL)
+    card_values = {}
+    for name in mask_str(legal, int(st[P_SCHEME])).split():  # in rank order, as solve gives them
+        card_values[name] = None
+    for c in mask_cards(legal):
+        card_values[card_name(c)] = int(values[c])
+    return {**out, "value_re": value, "card_values": card_values}

@@ -1,0 +1,139 @@
+"""``dokosim solve --deals N --seed S --out DIR``: simulated deals solved double-dummy under every
+contract kind, for par studies (docs/solver.md, "Deals under every contract").
+
+Deal ``deal_id`` of ``seed`` holds the same cards whatever contract is forced (the simulator deals
+from (seed, deal_id) alone), so each deal is replayed once per contract kind with ``declarer`` as
+the soloist (normal: the deal as dealt) and solved from the first card, every hand open, no
+calls: Re's final eyes under best play and whether Re reaches 121. A solve past ``node_limit``
+nodes gives a null (the normal game from the first card often does: docs/solver.md, Speed).
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import polars as pl
+
+from ..engine.cards import SOLO_KINDS
+from ..validation import SimulationError, check_int, check_seed
+
+CONTRACTS = ("normal", *[f"{k}_solo" for k in SOLO_KINDS])
+MAX_SOLVE_DEALS = 10_000_000
+SETTINGS = "solve.json"
+
+
+class SolveDealsError(SimulationError):
+    """A bad argument of ``solve_deals`` (a SimulationError, so a ValueError)."""
+
+
+def columns(contracts=CONTRACTS) -> list[str]:
+    """The dataset's columns for ``contracts``, in order (docs/solver.md describes each)."""
+    cols = ["deal_id", "dealer", "hand_0", "hand_1", "hand_2", "hand_3", "declarer", "declarer_re_normal"]
+    for k in contracts:
+        cols += [f"re_eyes_{k}", f"re_wins_{k}"]
+    return cols
+
+
+def allowed_contracts(rules) -> tuple[str, ...]:
+    """The contracts of ``CONTRACTS`` that ``rules`` allow: normal and the solos of ``rules.solos``."""
+    return ("normal", *[f"{k}_solo" for k in SOLO_KINDS if k in rules.solos])
+
+
+def _check_out(out) -> Path:
+    from ..run.outputs import check_directory
+    path = check_directory(out)
+    if path.exists() and any(path.iterdir()):
+        raise SolveDealsError(f"--out {str(out)!r} must be a new or empty directory (it holds files)")
+    return path
+
+
+def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
+                node_limit: int = 1_000_000, exact: bool = False, quiet: bool = True,
+                chunk: int = 100, contracts=None, first: int = 0) -> pl.DataFrame:
+    """Deals 0 .. deals-1 of ``seed`` solved under every contract kind (``CONTRACTS``) with
+    ``declarer`` as the soloist: one row per deal, ``columns()``. ``re_wins_K``: whether Re (the
+    soloist in a solo, the QC holders in the normal game) reaches 121 under best play by both
+    sides from the first card; ``re_eyes_K`` (only with ``exact``, else null): Re's final eyes
+    under best play; each null when its solve ran past ``node_limit`` nodes (0: no limit). ``out``: a new or empty directory for the Parquet dataset (a part file
+    per ``chunk`` deals, written whole, and ``solve.json`` with the settings), checked before any
+    work. ``contracts``: a subset of ``CONTRACTS`` (default: every one the rules allow; a solo
+    the rules forbid is refused); ``first``: the first deal id (deals first .. first+deals-1).
+    Returns the rows."""
+    from ..records.record import replay_detail
+    from ..rules import rules_from_object
+    from ..run.simulator import Simulator, make_plan
+    from .solve import Solver
+    deals = check_int("deals", deals, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
+    seed = check_seed(seed, SolveDealsError)
+    declarer = check_int("declarer", declarer, 0, 3, SolveDealsError, "a seat 0-3")
+    node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
+    if not isinstance(exact, bool):
+        raise SolveDealsError(f"exact={exact!r} is not valid: True or False")
+    first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)
+    rules = rules_from_object(rules)
+    if rules.five_players or rules.bock:
+        raise SolveDealsError("rules: five_players and bock belong to sessions; solve --deals plays deals of four")
+    allowed = allowed_contracts(rules)
+    if contracts is None:
+        contracts = allowed
+    elif isinstance(contracts, str) or not all(isinstance(k, str) for k in contracts) or not contracts \
+            or any(k not in allowed for k in contracts):
+        raise SolveDealsError(f"contracts={contracts!r} is not valid: a list of {', '.join(allowed)} "
+                              "(the contracts these rules allow)")
+    contracts = tuple(k for k in CONTRACTS if k in contracts)
+    directory = _check_out(out) if out is not None else None
+    sims = {k: Simulator(make_plan(first + deals, seed, rules, "random", contract=k, declarer=declarer,
+                                   calls=False, keep_play=True)) for k in ("normal", *contracts)}
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+        settings = {"deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
+                    "node_limit": node_limit, "exact": exact, "first": first, "contracts": list(contracts),
+                    "columns": columns(contracts)}
+        (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
+    solver = Solver(node_limit=node_limit)
+    frames = []
+    start = time.perf_counter()
+    import sys
+
+    from tqdm import tqdm
+    bar = tqdm(total=deals, unit=" deals", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    for start_id in range(first, first + deals, chunk):
+        n = min(chunk, first + deals - start_id)
+        rows = {c: [] for c in columns(contracts)}
+        per_contract = {k: sim.frame(start_id, n).sort("deal_id")["record"].to_list() for k, sim in sims.items()}
+        for i in range(n):
+            records = {k: json.loads(per_contract[k][i]) for k in sims}
+            base = records["normal"]
+            rows["deal_id"].append(start_id + i)
+            rows["dealer"].append(base["dealer"])
+            for s in range(4):
+                rows[f"hand_{s}"].append(base["hands"][s])
+            rows["declarer"].append(declarer)
+            details = {k: replay_detail({**records[k], "play": [], "announcements": []}) for k in records}
+            rows["declarer_re_normal"].append(bool(details["normal"]["re_mask"] >> declarer & 1))
+            for k in contracts:
+                if records[k]["hands"] != base["hands"]:  # the dealing must not depend on the contract
+                    raise AssertionError(f"deal {start_id + i}: {k} was dealt other cards")
+                detail = details[k]
+                solver.load(detail["state"])
+                wins = solver.reaches(121)
+                eyes = solver.eyes() if exact and wins is not None else None
+                rows[f"re_eyes_{k}"].append(eyes)
+                rows[f"re_wins_{k}"].append(wins)
+            bar.update(1)
+        schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
+                  **{f"hand_{s}": pl.String for s in range(4)},
+                  **{f"re_eyes_{k}": pl.Int16 for k in contracts}, **{f"re_wins_{k}": pl.Boolean for k in contracts}}
+        part = pl.DataFrame(rows, schema=schema).select(columns(contracts))
+        if directory is not None:
+            from ..run.outputs import replace_atomically
+            replace_atomically(directory / f"part-{(start_id - first) // chunk:06d}.parquet",
+                               lambda tmp: part.write_parquet(tmp))
+        frames.append(part)
+    bar.close()
+    result = pl.concat(frames)
+    if directory is not None:
+        settings["seconds"] = round(time.perf_counter() - start, 3)
+        (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
+    return result

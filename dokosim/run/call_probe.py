@@ -1,0 +1,95 @@
+"""``dokosim.probe_calls``: a call made or not made from the same position (the announcements study).
+
+Each deal is played as the simulator plays it up to a random moment at which some player may
+make a call of the chosen level; from that position the deal is played on twice with the same
+random stream (common random numbers): once with that player making the call there, once
+without it. A denial includes the calls below it, so "without" means with the calls up to
+``level - 1`` (made there too if the side stood lower) and the two branches differ by the one
+step. The caller's side is then frozen at its level for the rest of the deal in both branches,
+so the difference between the branches is the call alone; the other side calls as its
+strategies decide. Only normal games are probed.
+The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/loop/sim_loop.py``; the rules are the engine's.
+"""
+from __future__ import annotations
+
+import sys
+
+import numba
+import numpy as np
+import polars as pl
+
+from .conditions import DEFAULT_MAX_TRIES
+from .simulate import SimulationError
+from .simulator import make_plan
+from ..validation import check_bool, check_threads
+from ..engine.jit import ensure_loop
+from ..loop.registry import MAX_PARAMS, simulation_kernel, strategy_table
+
+CALL_LEVELS = {"re": 1, "no90": 2, "no60": 3, "no30": 4, "schwarz": 5}
+LEVEL_NAMES = {v: k for k, v in CALL_LEVELS.items()}
+PROBE_CHUNK = 100_000
+
+
+def parse_level(level) -> int:
+    """A call level from 1-5 or its name (``re`` = Re or Kontra, ``no90``, ``no60``, ``no30``,
+    ``schwarz``); SimulationError naming the valid ones otherwise."""
+    if isinstance(level, str) and level.lower() in CALL_LEVELS:
+        return CALL_LEVELS[level.lower()]
+    if isinstance(level, (int, np.integer)) and not isinstance(level, bool) and 1 <= level <= 5:
+        return int(level)
+    raise SimulationError(f"level={level!r} is not valid: an unknown call level; valid: 1-5 or "
+                          f"{', '.join(CALL_LEVELS)}")
+
+
+def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="heuristic", *,
+                params=None, threads=None, chunk_size: int = PROBE_CHUNK, quiet=True,
+                probes_only=True, hands=None, where=None, where_path=None,
+                max_tries=DEFAULT_MAX_TRIES) -> pl.DataFrame:
+    """Play ``deals`` deals to a call opportunity of ``level`` and on both ways; one row per probe.
+
+    Columns (see docs/simulate.md, "Call probes"): ``deal_id``, ``level``, ``seat`` (the caller),
+    ``side`` (0 Re, 1 Kontra); what the caller sees at that moment: ``cards_played``,
+    ``cards_held``, ``trumps``, ``top_trumps`` (TH, QC, QS), ``plain_aces``, ``plain_tens``,
+    ``voids`` (plain suits), ``eyes_own`` / ``eyes_opp`` (eyes taken so far by the seats the
+    caller knows to be on its side / the other), ``partner_known``, ``level_own``, ``level_opp``;
+    and the outcome of each branch, ``*_with`` and ``*_without``: ``score`` (the caller's),
+    ``success`` (what the call promises was reached: the win for Re/Kontra, the opponents under
+    90/60/30 eyes, or without a trick), ``win``, ``eyes_side``, ``level_opp`` (the other side's
+    final call level) and ``value`` (the game value). ``probes_only=False`` keeps the deals
+    without an opportunity (seat -1). Rows depend only on (seed, deal_id). ``hands``, ``where``,
+    ``where_path``: conditions on the deal, as for ``simulate`` (docs/conditions.md).
+    """
+    lv = parse_level(level)
+    plan = make_plan(deals, seed, rules, strategy, params, chunk_size=chunk_size, hands=hands, where=where,
+                     where_path=where_path, max_tries=max_tries)
+    threads = check_threads(threads)
+    check_bool("quiet", quiet)
+    probes_only = check_bool("probes_only", probes_only)
+    if threads is not None:
+        numba.set_num_threads(threads)
+    plan.measure_conditions(quiet)
+    module = simulation_kernel()
+    table, strategy_ids = strategy_table(plan.strategies)
+    param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
+    for seat, s in enumerate(plan.strategies):
+        param_table[seat] = s.param_vector()
+    control, packed_rules = plan.control(), plan.rules.packed()
+    from tqdm import tqdm
+    frames = []
+    with tqdm(total=plan.deals, unit=" deals", unit_scale=True, dynamic_ncols=True,
+              disable=quiet or not sys.stderr.isatty()) as bar:
+        for first in range(0, plan.deals, plan.chunk_size):
+            n = min(plan.chunk_size, plan.deals - first)
+            out = np.zeros((n, module.PROBE_LEN), dtype=np.int64)
+            loop = ensure_loop(module.run_chunk, "the deal loop")
+            loop(module.MODE_PROBES, plan.seed, first, n, min(n, 4 * numba.get_num_threads()), 4, 1, 0, lv,
+                 control, packed_rules, table, strategy_ids, param_table, out, *module.no_logs())
+            if probes_only:
+                out = out[out[:, 2] >= 0]
+            frames.append(pl.DataFrame({name: out[:, i] for i, name in enumerate(module.PROBE_COLUMNS)}))
+            bar.update(n)
+    if not frames:
+        return pl.DataFrame({name: np.zeros(0, dtype=np.int64) for name in module.PROBE_COLUMNS})
+    frame = pl.concat(frames)
+    small = [c for c in frame.columns if c != "deal_id"]
+    return frame.with_columns(pl.col(small).cast(pl.Int16))

@@ -1,0 +1,267 @@
+"""``dokosim.distributed``: run a simulation's chunks as tasks on Dask workers.
+
+The work is cut into the same chunks as a local run (chunk i = deal ids
+i*chunk_size ...). Each chunk is one task: the worker simulates it with
+``Simulator(plan).frame(first, n)`` and either writes ``part-NNNNNN.parquet``
+straight into the output directory (``dokosim.dataset.write_chunk``: a
+temporary name, then a rename) or returns the frame to the client. The client
+creates or checks the manifest (``dokosim.dataset.prepare``), so a run started
+by one backend can be finished by the other, and follows the chunks with the
+same progress bar as a local run.
+
+A chunk's rows depend only on (seed, deal ids), so a task that Dask runs again
+after a worker died writes the same file again: the write is idempotent.
+
+``dask[distributed]`` is optional (``pip install 'dokosim[dask]'``); it is
+imported only when a run asks for it. See docs/distributed.md.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from .dataset import frame_from_rows, prepare, write_chunk
+from ..engine.layout import OUT_LEN
+from ..validation import SimulationError
+from .simulator import SimulationPlan, Simulator, _progress
+
+INSTALL_HINT = "pip install 'dokosim[dask]'"
+_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def require_dask() -> None:
+    """Raise SimulationError (one line, with the install command) unless dask.distributed imports."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as exc:
+        raise SimulationError(f"--scheduler/--cluster need dask.distributed, which is not installed "
+                              f"({exc}); {INSTALL_HINT}") from None
+
+
+def parse_cluster(spec: str) -> int:
+    """The number of worker processes N of a ``local:N`` cluster spec (N >= 1)."""
+    match = re.fullmatch(r"local:(\d+)", str(spec).strip())
+    if not match or int(match.group(1)) < 1:
+        raise SimulationError(f"cluster must be local:N with N >= 1 worker processes (e.g. local:4), "
+                              f"got {spec!r}")
+    return int(match.group(1))
+
+
+def output_directory(out) -> Path:
+    """``out`` as an absolute local path; a non-file URL (s3://, gs://, ...) is refused."""
+    text = str(out)
+    match = _URL.match(text)
+    if match:
+        if match.group(1).lower() != "file":
+            raise SimulationError(
+                f"out {text!r} is an object-store URL ({match.group(1)}://); the Dask backend writes "
+                f"chunk files with an atomic rename, so out must be a directory path that every worker "
+                f"can write (a shared file system, e.g. NFS); see docs/distributed.md")
+        text = text[len(match.group(0)):]
+    return Path(text).expanduser().absolute()
+
+
+def chunk_bounds(plan: SimulationPlan) -> list[tuple[int, int, int]]:
+    """(index, first deal id, deal count) of every chunk of the plan, as a local run cuts them."""
+    n_chunks = -(-plan.deals // plan.chunk_size)
+    return [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
+            for i in range(n_chunks)]
+
+
+# ---- worker side -----------------------------------------------------------------------------
+
+_KERNEL_LOCK = threading.Lock()  # one kernel at a time per worker process, on all its threads
+_SIMULATOR: tuple[str, Simulator] | None = None
+
+
+def _simulator(plan: SimulationPlan) -> Simulator:
+    """This process's Simulator for the plan (compiled kernel and buffers reused across chunks)."""
+    global _SIMULATOR
+    key = repr(plan)
+    if _SIMULATOR is None or _SIMULATOR[0] != key:
+        _SIMULATOR = (key, Simulator(plan))
+    return _SIMULATOR[1]
+
+
+def _worker_threads() -> int:
+    """The numba threads for a kernel: the Dask worker's thread count (capped at numba's)."""
+    try:
+        from distributed import get_worker
+        threads = get_worker().state.nthreads
+    except (ImportError, ValueError):  # not inside a Dask worker
+        threads = numba.get_num_threads()
+    return max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
+
+
+def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None):
+    """Simulate chunk ``index`` of ``plan`` (a Dask task).
+
+    With ``directory``, writes ``part-NNNNNN.parquet`` there and returns the
+    chunk's deal count; without, returns the chunk's DataFrame. Kernels run one
+    at a time per process with as many numba threads as the worker has threads,
+    so other task threads build and write Parquet meanwhile.
+    """
+    first = index * plan.chunk_size
+    n = min(plan.chunk_size, plan.deals - first)
+    with _KERNEL_LOCK:
+        numba.set_num_threads(_worker_threads())  # thread-local in numba: set in the calling thread
+        frame = _simulator(plan).frame(first, n)
+    if directory is None:
+        return frame
+    write_chunk(Path(directory), index, frame)
+    return n
+
+
+def source_digest() -> str:
+    """A digest of dokosim's own source files: equal on client and workers when the code is."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _worker_check(module_paths: list[str]) -> tuple[str, str, list[str]]:
+    """On a worker: dokosim's version, its source digest, and the strategy modules it cannot import."""
+    import importlib
+
+    from ..version import __version__
+    missing = []
+    for module_path in module_paths:
+        try:
+            importlib.import_module(module_path)
+        except ImportError as exc:
+            missing.append(f"{module_path} ({exc})")
+    return __version__, source_digest(), missing
+
+
+# ---- client side -----------------------------------------------------------------------------
+
+@contextmanager
+def _client(scheduler: str | None, n_workers: int | None):
+    """A Client of the scheduler at ``scheduler``, or of a new LocalCluster of ``n_workers`` processes."""
+    from distributed import Client, LocalCluster
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise SimulationError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      protocol="tcp", dashboard_address=":0") as cluster:
+        with Client(cluster, set_as_default=False) as client:
+            yield client
+
+
+@contextmanager
+def scheduler_address(scheduler: str | None = None, cluster: str | None = None):
+    """The address to pass as ``simulate(..., scheduler=...)`` for several runs in a row.
+
+    ``scheduler`` is yielded as it is; ``cluster="local:N"`` starts one
+    LocalCluster of N one-thread worker processes for the whole block (and
+    stops it after), so that runs do not each start their own. Yields None
+    when both are None (in-process runs).
+    """
+    if scheduler is not None and cluster is not None:
+        raise SimulationError(f"give a scheduler or a cluster, not both (got scheduler={scheduler!r}, "
+                              f"cluster={cluster!r})")
+    if cluster is None:
+        yield scheduler
+        return
+    n_workers = parse_cluster(cluster)
+    require_dask()
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      protocol="tcp", dashboard_address=":0") as local:
+        yield local.scheduler_address
+
+
+def _check_workers(client, plan: SimulationPlan) -> None:
+    """Refuse workers (those connected now) that run another dokosim or miss a strategy module."""
+    from ..version import __version__
+    digest = source_digest()
+    modules = sorted({s.module_path for s in plan.strategies})
+    try:
+        answers = client.run(_worker_check, modules)
+    except Exception as exc:  # typically: the worker cannot import dokosim at all
+        raise SimulationError(f"a Dask worker cannot run dokosim ({type(exc).__name__}: {exc}); "
+                              f"install dokosim {__version__} on every worker") from None
+    for address, (version, worker_digest, missing) in answers.items():
+        if version != __version__:
+            raise SimulationError(f"Dask worker {address} has dokosim {version}, this client "
+                                  f"{__version__}; install the same version on every worker")
+        if worker_digest != digest:
+            raise SimulationError(f"Dask worker {address} has dokosim {version} with other source files "
+                                  f"(digest {worker_digest}, this client {digest}); install the same "
+                                  f"build on every worker")
+        if missing:
+            raise SimulationError(f"Dask worker {address} cannot import strategy module "
+                                  f"{', '.join(missing)}; make it importable on every worker")
+
+
+def simulate_on_dask(plan: SimulationPlan, out=None, scheduler: str | None = None,
+                     cluster: str | None = None, quiet: bool = True):
+    """Run ``plan`` on Dask workers: the rows of ``simulate`` with the same plan, in any backend.
+
+    ``scheduler``: the address of a running dask.distributed scheduler;
+    ``cluster``: ``"local:N"``, a LocalCluster of N one-thread worker processes
+    started (and stopped) for this run. With ``out`` (a directory every worker
+    can write) the workers write the missing chunk files and the path is
+    returned; without, the chunks are gathered into one DataFrame sorted by
+    deal_id.
+    """
+    require_dask()
+    if scheduler is not None and cluster is not None:
+        raise SimulationError(f"give a scheduler or a cluster, not both (got scheduler={scheduler!r}, "
+                              f"cluster={cluster!r})")
+    n_workers = parse_cluster(cluster) if cluster is not None else None
+    bounds = chunk_bounds(plan)
+    directory = None
+    initial = 0
+    if out is not None:
+        directory = output_directory(out)
+        done = prepare(directory, plan.manifest())
+        initial = sum(n for i, _, n in bounds if i in done)
+        bounds = [b for b in bounds if b[0] not in done]
+    frames: dict[int, pl.DataFrame] = {}
+    if bounds:
+        with _client(scheduler, n_workers) as client:
+            _check_workers(client, plan)
+            frames = _run_chunks(client, plan, bounds, directory, quiet, initial)
+    if directory is not None:
+        for f in directory.glob("part-*.tmp"):  # left by attempts on workers that died
+            f.unlink(missing_ok=True)
+        return directory
+    if frames:
+        return pl.concat([frames[i] for i in sorted(frames)])
+    return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
+
+
+def _run_chunks(client, plan, bounds, directory, quiet, initial) -> dict[int, pl.DataFrame]:
+    """Submit one task per chunk and follow them with the progress bar; the frames when gathering."""
+    from distributed import as_completed
+    token = uuid.uuid4().hex[:8]
+    target = None if directory is None else str(directory)
+    futures = [client.submit(run_chunk, plan, index, target, key=f"dokosim-chunk-{index:06d}-{token}",
+                             pure=False)
+               for index, _, _ in bounds]
+    sizes = {f.key: (index, n) for f, (index, _, n) in zip(futures, bounds)}
+    frames = {}
+    with _progress(plan.deals, quiet, initial=initial) as bar:
+        for future, result in as_completed(futures, loop=client.loop, with_results=True):
+            index, n = sizes[future.key]
+            if directory is None:
+                frames[index] = result
+            future.release()
+            bar.update(n)
+    return frames

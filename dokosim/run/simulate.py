@@ -1,0 +1,104 @@
+"""``dokosim.simulate``: deal and play many deals, returning a DataFrame or writing a dataset."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from ..engine.layout import OUT_LEN
+from ..validation import SimulationError, check_bool, check_optional_str, check_path, check_threads
+from .conditions import DEFAULT_MAX_TRIES
+from .dataset import frame_from_rows, prepare, write_chunk
+from .outputs import check_directory
+from .simulator import DEFAULT_CHUNK, FORCEABLE, Simulator, _progress, make_plan
+
+__all__ = ["simulate", "summary", "SimulationError", "FORCEABLE"]
+
+
+def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=None, threads=None,
+             chunk_size: int = DEFAULT_CHUNK, params=None, dealer=None, contract=None, declarer=0,
+             compulsory=False, calls=True, keep_play=False, quiet=True, scheduler=None, cluster=None,
+             fixed_hand=None, hands=None, where=None, where_path=None, max_tries=DEFAULT_MAX_TRIES):
+    """Deal and play ``deals`` deals; each row depends only on (seed, deal_id).
+
+    ``strategy``: a name for all seats, ``"a,b,c,d"`` or a list of four.
+    ``params``: ``{seat or name or "*": {param: value}}``. ``contract``: force
+    ``normal``, ``marriage`` or ``<kind>_solo`` (declared by seat ``declarer``;
+    ``compulsory=True``: the soloist leads). ``calls=False`` switches
+    announcements off. Without ``out`` returns a polars DataFrame; with ``out``
+    (a directory) writes a Parquet dataset there, resuming an interrupted run,
+    and returns its path. ``scheduler`` (a dask.distributed address) or
+    ``cluster`` (``"local:N"``) runs the chunks on Dask workers instead, with
+    the same rows (see ``dokosim.distributed``). ``fixed_hand=(seat, hand)``: that seat
+    always holds exactly ``hand`` (a 48-bit mask or cards like ``"QC QC TH ..."``); the
+    other cards are dealt at random from (seed, deal_id). Conditions (docs/conditions.md):
+    ``hands={seat: "QC TH ..."}`` (each seat holds at least these cards), ``where`` (an
+    expression such as ``"trumps(0) >= 9 and has(2, 'TH')"``), ``where_path`` (``"module:function"``,
+    an ``@njit`` predicate of the four hand masks): only deals that satisfy all of them are
+    played, each still depending only on (seed, deal_id, conditions); a condition too rare to
+    deal in ``max_tries`` tries ends with ConditionError naming the measured acceptance rate.
+    """
+    plan = make_plan(deals, seed, rules, strategy, params, dealer, contract, declarer, compulsory,
+                     calls, keep_play, chunk_size, fixed_hand, hands, where, where_path, max_tries)
+    threads = check_threads(threads)
+    check_path("out", out)
+    check_bool("quiet", quiet)
+    check_optional_str("scheduler", scheduler, "None or a dask.distributed scheduler address (a string)")
+    check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)")
+    if scheduler is not None or cluster is not None:
+        if threads is not None:
+            raise SimulationError("threads applies to in-process runs; Dask workers use their own "
+                                  "thread count")
+        if out is not None and "://" not in str(out):
+            check_directory(Path(out))
+        plan.measure_conditions(quiet)
+        from .distributed import simulate_on_dask
+        return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
+    if threads is not None:
+        numba.set_num_threads(threads)
+    # the output is checked (and the manifest written) before the strategies compile or a deal is played
+    if out is not None:
+        check_directory(Path(out))
+    plan.measure_conditions(quiet)
+    done = None if out is None else prepare(Path(out), plan.manifest())
+    sim = Simulator(plan)
+    n_chunks = -(-plan.deals // plan.chunk_size)
+    bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
+              for i in range(n_chunks)]
+    if out is None:
+        frames = []
+        with _progress(plan.deals, quiet) as bar:
+            for _, first, n in bounds:
+                frames.append(sim.frame(first, n))
+                bar.update(n)
+        if frames:
+            return pl.concat(frames)
+        return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
+    directory = Path(out)
+    todo = [b for b in bounds if b[0] not in done]
+    with _progress(plan.deals, quiet, initial=plan.deals - sum(b[2] for b in todo)) as bar:
+        for index, first, n in todo:
+            write_chunk(directory, index, sim.frame(first, n))
+            bar.update(n)
+    return directory
+
+
+def summary(frame: pl.DataFrame) -> dict:
+    """Contracts, win rates and mean values of a run, for the CLI."""
+    n = frame.height
+    by_contract = (frame.group_by("contract")
+                   .agg(pl.len().alias("deals"), (pl.col("winner") == "re").mean().alias("re_wins"),
+                        pl.col("game_value").mean().alias("mean_value"))
+                   .sort("deals", descending=True))
+    return {
+        "deals": n,
+        "re_win_rate": float((frame["winner"] == "re").mean()) if n else None,
+        "mean_game_value": float(frame["game_value"].mean()) if n else None,
+        "contracts": {r["contract"]: {"deals": r["deals"], "share": r["deals"] / n,
+                                      "re_win_rate": r["re_wins"], "mean_game_value": r["mean_value"]}
+                      for r in by_contract.iter_rows(named=True)},
+        "mean_score": {f"seat_{s}": float(frame[f"score_{s}"].cast(pl.Float64).mean()) if n else None
+                       for s in range(4)},
+    }
