@@ -16,7 +16,8 @@ from polars.testing import assert_frame_equal
 from dokosim.engine.cards import CLASS_MASK, SCHEME_NORMAL, TRUMP, card_type, mask_str, parse_hand
 from dokosim.cli import main as cli
 from dokosim.run.conditions import ConditionError, parse_conditions
-from dokosim.run.dataset import read_manifest, scan
+from dokosim.run.dataset import scan
+from dokosim.run.driver import read_manifest
 from dokosim.rules import Rules
 from dokosim.run.simulate import SimulationError, simulate
 

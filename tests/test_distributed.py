@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from dokosim.cli import main as cli
-from dokosim.run.dataset import ManifestMismatch, read_manifest, scan
+from dokosim.run.dataset import scan
+from dokosim.run.driver import ManifestMismatch, read_manifest
 from dokosim.run.distributed import parse_cluster, simulate_on_dask
 from dokosim.run.simulate import SimulationError, simulate
 from dokosim.run.simulator import make_plan

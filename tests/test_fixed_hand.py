@@ -7,7 +7,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from dokosim.engine.cards import NINES_MASK, mask_str, parse_hand
-from dokosim.run.dataset import read_manifest
+from dokosim.run.driver import read_manifest
 from dokosim.run.simulate import SimulationError, simulate
 
 HAND = "QC QS TH JD AD 9D AC TC KS AH 9H 9S"

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from dokosim.cli import main
-from dokosim.run.dataset import read_manifest, scan
+from dokosim.run.dataset import scan
+from dokosim.run.driver import read_manifest
 
 # dokosim.outputs is imported inside the tests, so that on code without it each test fails on
 # its own behaviour rather than all of them on the import
@@ -203,19 +204,17 @@ def test_a_full_disk_during_probe_calls_and_a_chart_is_one_line(tmp_path, monkey
 @pytest.mark.parametrize("command, size", [(["simulate", "--deals", "300"], 100),
                                            (["session", "--rounds", "30", "--strategy", "random"], 10)])
 def test_the_output_directory_deleted_mid_run_is_one_line(tmp_path, monkeypatch, command, size):
-    import importlib
     import shutil
 
-    from dokosim.run import dataset
+    from dokosim.run import driver
     out = tmp_path / "ds"
-    real = dataset.write_chunk
+    real = driver.write_chunk
 
     def write_chunk(directory, index, frame):
         if index == 1:
             shutil.rmtree(directory)  # someone removes the directory between two chunks
         return real(directory, index, frame)
-    for name in ("dokosim.run.simulate", "dokosim.run.session"):  # the modules
-        monkeypatch.setattr(importlib.import_module(name), "write_chunk", write_chunk)
+    monkeypatch.setattr(driver, "write_chunk", write_chunk)  # the run driver writes every chunk
     r = run(*command, "--chunk-size", size, "--quiet", "--out", out)
     assert_one_line(r, 1, "cannot write", str(out / "part-000001.parquet"), "No such file or directory")
 

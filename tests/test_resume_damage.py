@@ -1,48 +1,167 @@
-"""Resume validates every chunk already there (Parquet footer, row count) and plays a damaged one
-again, saying so (issue 13, finding 8: a chunk cut to 100 bytes, then the same command, printed
-"wrote 100 deals", exited 0, and left a dataset that could no longer be read)."""
+"""The run driver's resume (dokosim/run/driver.py), for every command it serves: a damaged chunk
+(cut, a byte flipped, a readable file with other rows), a stray file, a chunk copied from another
+run, and Ctrl-C in the middle of a chunk's write are each followed by a rerun of the same command
+that gives rows identical to an uninterrupted run, and a partial output is always resumable.
+
+(Issue 13, finding 8: a chunk cut to 100 bytes, then the same command, printed "wrote 100
+deals", exited 0, and left a dataset that could no longer be read. Issue 29: a flipped byte, a
+stray part-abc.parquet and a chunk of another seed were accepted.)"""
+import json
+import shutil
+
 import polars as pl
+import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 import dokosim
 from dokosim.cli import main
+from dokosim.run import driver
 from dokosim.run.dataset import scan
 
+# The commands the driver serves that write a dataset, at a size of four chunks, with a second
+# plan (another seed) whose chunks must not be taken for this one's.
+COMMANDS = {
+    "simulate": (["simulate", "--deals", "400", "--chunk-size", "100", "--strategy", "simple", "--quiet"],
+                 ("deal_id",)),
+    "session": (["session", "--rounds", "8", "--chunk-size", "2", "--strategy", "simple", "--quiet"],
+                ("session_id", "deal_number")),
+}
 
-def cut(path, size=100):
-    data = path.read_bytes()
-    path.write_bytes(data[:size])
 
-
-def test_a_chunk_cut_to_100_bytes_is_played_again_on_resume(tmp_path):
-    whole, damaged = tmp_path / "whole", tmp_path / "cut"
-    args = ["simulate", "--deals", "400", "--chunk-size", "100", "--seed", "6", "--strategy", "simple",
-            "--quiet", "--out"]
-    runner = CliRunner()
-    for out in (whole, damaged):
-        assert runner.invoke(main, [*args, str(out)]).exit_code == 0
-    cut(damaged / "part-000002.parquet")
-    r = runner.invoke(main, [*args, str(damaged)])
+def run(command: str, out, seed: int = 6):
+    args, _ = COMMANDS[command]
+    r = CliRunner().invoke(main, [*args, "--seed", str(seed), "--out", str(out)])
     assert r.exit_code == 0, r.output
-    notes = [line for line in r.output.splitlines() if "damaged" in line]
-    assert len(notes) == 1, r.output
-    assert notes[0].startswith("part-000002.parquet is damaged (") and notes[0].endswith(
-        "): playing its deals again")
-    assert_frame_equal(scan(damaged).sort("deal_id").collect(), scan(whole).sort("deal_id").collect())
-    assert {p.name for p in damaged.iterdir()} == {p.name for p in whole.iterdir()}
+    return r.output
 
 
-def test_a_chunk_with_the_wrong_row_count_is_played_again(tmp_path, capfd):
+def rows(command: str, out) -> pl.DataFrame:
+    return scan(out).sort(*COMMANDS[command][1]).collect()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """Each command's uninterrupted run (seed 6) and a run of another plan (seed 7)."""
+    made = {}
+    for command in COMMANDS:
+        base = tmp_path_factory.mktemp(command)
+        run(command, base / "whole")
+        run(command, base / "other", seed=7)
+        made[command] = (base / "whole", base / "other")
+    return made
+
+
+def fresh_copy(src, tmp_path):
     out = tmp_path / "ds"
-    dokosim.simulate(300, seed=2, out=out, chunk_size=100)
-    reference = scan(out).sort("deal_id").collect()
-    part = out / "part-000001.parquet"
-    pl.read_parquet(part).head(40).write_parquet(part)  # a readable file, but not the whole chunk
-    capfd.readouterr()
-    dokosim.simulate(300, seed=2, out=out, chunk_size=100)
-    assert "part-000001.parquet is damaged (40 rows, not 100): playing its deals again" in capfd.readouterr().err
-    assert_frame_equal(scan(out).sort("deal_id").collect(), reference)
+    shutil.copytree(src, out)
+    return out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_chunk_cut_to_100_bytes_is_played_again(command, reference, tmp_path):
+    whole, _ = reference[command]
+    out = fresh_copy(whole, tmp_path)
+    path = out / "part-000002.parquet"
+    path.write_bytes(path.read_bytes()[:100])
+    said = run(command, out)
+    assert "part-000002.parquet is damaged (its checksum differs): playing its deals again" in said
+    assert_frame_equal(rows(command, out), rows(command, whole))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_flipped_byte_is_found_and_the_chunk_played_again(command, reference, tmp_path):
+    """A byte flipped in the data pages leaves the Parquet footer readable and the row count
+    right: only the checksum finds it."""
+    whole, _ = reference[command]
+    out = fresh_copy(whole, tmp_path)
+    path = out / "part-000001.parquet"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0x10
+    path.write_bytes(bytes(data))
+    said = run(command, out)
+    assert "part-000001.parquet is damaged (its checksum differs): playing its deals again" in said
+    assert_frame_equal(rows(command, out), rows(command, whole))
+    assert said.count("playing its deals again") == 1
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_stray_file_is_named_left_alone_and_not_read(command, reference, tmp_path):
+    whole, _ = reference[command]
+    out = fresh_copy(whole, tmp_path)
+    shutil.copy(out / "part-000000.parquet", out / "part-abc.parquet")
+    said = run(command, out)
+    assert "part-abc.parquet is not a chunk of this run: left alone and not read" in said
+    assert (out / "part-abc.parquet").exists()
+    assert_frame_equal(rows(command, out), rows(command, whole))  # no duplicate rows
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_chunk_of_another_run_is_refused_and_played_again(command, reference, tmp_path):
+    whole, other = reference[command]
+    out = fresh_copy(whole, tmp_path)
+    shutil.copy(other / "part-000003.parquet", out / "part-000003.parquet")
+    said = run(command, out)
+    assert "part-000003.parquet is damaged (its checksum differs): playing its deals again" in said
+    assert_frame_equal(rows(command, out), rows(command, whole))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_ledger_entry_of_another_plan_is_refused(command, reference, tmp_path):
+    """A chunk file and its ledger entry both copied from a run of another seed."""
+    whole, other = reference[command]
+    out = fresh_copy(whole, tmp_path)
+    shutil.copy(other / "part-000003.parquet", out / "part-000003.parquet")
+    manifest = json.loads((out / "manifest.json").read_text())
+    foreign = json.loads((other / "manifest.json").read_text())
+    manifest["chunks"]["part-000003.parquet"] = foreign["chunks"]["part-000003.parquet"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    said = run(command, out)
+    assert "part-000003.parquet belongs to another run (its plan differs): playing its deals again" in said
+    assert_frame_equal(rows(command, out), rows(command, whole))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_ctrl_c_in_the_middle_of_a_write_leaves_a_resumable_run(command, reference, tmp_path, monkeypatch):
+    """Ctrl-C while the third chunk is written: the run stops, its temporary file is gone, the
+    two whole chunks are in the ledger; the same command then completes it with the same rows."""
+    whole, _ = reference[command]
+    out = tmp_path / "ds"
+    real = driver.write_parquet
+    calls = []
+
+    def interrupted(frame, path, metadata=None):
+        calls.append(path)
+        if len(calls) == 3:
+            path.write_bytes(b"PAR1 half a chunk")
+            raise KeyboardInterrupt
+        return real(frame, path, metadata)
+
+    monkeypatch.setattr(driver, "write_parquet", interrupted)
+    args, _ = COMMANDS[command]
+    r = CliRunner().invoke(main, [*args, "--seed", "6", "--out", str(out)])
+    assert r.exit_code == 130, r.output  # the CLI says it was interrupted
+    assert not list(out.glob("*.tmp"))
+    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"]) == [
+        "part-000000.parquet", "part-000001.parquet"]
+    monkeypatch.setattr(driver, "write_parquet", real)
+    run(command, out)
+    assert_frame_equal(rows(command, out), rows(command, whole))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_chunk_written_before_its_ledger_entry_is_played_again(command, reference, tmp_path):
+    """An interruption between a chunk's rename and its ledger entry: the file is whole but not
+    entered, so it is played again (at most one chunk of work is lost)."""
+    whole, _ = reference[command]
+    out = fresh_copy(whole, tmp_path)
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["chunks"]["part-000003.parquet"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    said = run(command, out)
+    assert "part-000003.parquet is not in the run's ledger" in said
+    assert said.count("playing its deals again") == 1
+    assert_frame_equal(rows(command, out), rows(command, whole))
 
 
 def test_whole_chunks_are_kept_and_the_last_short_chunk_is_whole(tmp_path, capfd):
@@ -51,16 +170,24 @@ def test_whole_chunks_are_kept_and_the_last_short_chunk_is_whole(tmp_path, capfd
     before = {p.name: p.stat().st_mtime_ns for p in out.glob("part-*.parquet")}
     capfd.readouterr()
     dokosim.simulate(250, seed=3, out=out, chunk_size=100)
-    assert "damaged" not in capfd.readouterr().err
+    assert "again" not in capfd.readouterr().err
     assert {p.name: p.stat().st_mtime_ns for p in out.glob("part-*.parquet")} == before  # nothing redone
 
 
-def test_a_damaged_session_chunk_is_played_again(tmp_path, capfd):
-    out = tmp_path / "s"
-    dokosim.simulate_sessions(20, seed=5, out=out, chunk_size=10)
-    reference = scan(out).sort("session_id", "deal_number").collect()
-    cut(out / "part-000000.parquet")
+def test_a_dataset_written_before_the_ledger_is_adopted(tmp_path, capfd):
+    """A manifest without a ledger (datasets written before the driver): whole chunks are kept
+    and entered in the ledger, a cut one is played again."""
+    out = tmp_path / "ds"
+    dokosim.simulate(300, seed=2, out=out, chunk_size=100)
+    reference = scan(out).sort("deal_id").collect()
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["chunks"], manifest["plan_hash"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    part = out / "part-000001.parquet"
+    pl.read_parquet(part).head(40).write_parquet(part)  # readable, but not the whole chunk
     capfd.readouterr()
-    dokosim.simulate_sessions(20, seed=5, out=out, chunk_size=10)
-    assert "part-000000.parquet is damaged" in capfd.readouterr().err
-    assert_frame_equal(scan(out).sort("session_id", "deal_number").collect(), reference)
+    dokosim.simulate(300, seed=2, out=out, chunk_size=100)
+    assert "part-000001.parquet is not in the run's ledger" in capfd.readouterr().err
+    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"]) == [
+        f"part-00000{i}.parquet" for i in range(3)]
+    assert_frame_equal(scan(out).sort("deal_id").collect(), reference)

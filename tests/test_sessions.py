@@ -11,7 +11,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from dokosim.engine.cards import CLASS_MASK, SOLO_KINDS, SOLO_SCHEME, TRUMP
-from dokosim.run.dataset import read_manifest, scan
+from dokosim.run.dataset import scan
+from dokosim.run.driver import read_manifest
 from dokosim.rules import RulesError
 from dokosim.run.session import SessionError, simulate_sessions
 from dokosim.run.simulate import simulate

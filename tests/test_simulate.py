@@ -13,7 +13,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dokosim.run.dataset import read_manifest, scan
+from dokosim.run.dataset import scan
+from dokosim.run.driver import read_manifest
 from dokosim.run.simulate import SimulationError, simulate
 from dokosim.loop.registry import StrategyError
 
@@ -201,7 +202,7 @@ def test_params_from_a_toml_file_reach_the_manifest(tmp_path):
     from click.testing import CliRunner
 
     from dokosim.cli import main as cli
-    from dokosim.run.dataset import read_manifest
+    from dokosim.run.driver import read_manifest
     toml = tmp_path / "params.toml"
     toml.write_text('[random]\np_reserve = 0.25\n\n[2]\np_call = 0.5\n')
     out = tmp_path / "run"

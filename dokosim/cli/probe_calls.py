@@ -73,7 +73,7 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
 def write_probes(frame, out) -> None:
     """The probes as the Parquet file ``out``, with dokosim's marker, under a temporary name
     renamed when whole (``outputs.WriteFailed`` if the write fails)."""
-    from ..run.dataset import write_parquet
+    from ..run.driver import write_parquet
     from ..run.outputs import MARKER_KEY, marker, replace_atomically
     replace_atomically(out, lambda tmp: write_parquet(frame, tmp, {MARKER_KEY: marker(PROBES_OWNER)}))
 

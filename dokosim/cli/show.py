@@ -70,7 +70,8 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
     when the dataset kept the play, else the deal replayed with the manifest's settings."""
     import polars as pl
 
-    from ..run.dataset import DatasetError, read_manifest, scan
+    from ..run.dataset import scan
+    from ..run.driver import DatasetError, read_manifest
     try:
         manifest = read_manifest(directory)
     except DatasetError as exc:
@@ -116,7 +117,8 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
     replayed with the manifest's settings (its rows depend only on the seed and its id)."""
     import polars as pl
 
-    from ..run.dataset import DatasetError, read_manifest, scan
+    from ..run.dataset import scan
+    from ..run.driver import DatasetError, read_manifest
     try:
         manifest = read_manifest(directory)
     except DatasetError as exc:

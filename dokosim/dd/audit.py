@@ -140,7 +140,7 @@ class AuditResult:
 def check_dataset(directory) -> dict:
     """The manifest of a dataset the audit can read (made by ``dokosim simulate --keep-play``);
     AuditError with one line otherwise."""
-    from ..run.dataset import DatasetError, read_manifest
+    from ..run.driver import DatasetError, read_manifest
     directory = Path(directory)
     if not directory.is_dir():
         raise AuditError(f"{directory} is not a directory; give a dataset of dokosim simulate --keep-play --out DIR")

@@ -3,9 +3,9 @@
 The work is cut into the same chunks as a local run (chunk i = deal ids
 i*chunk_size ...). Each chunk is one task: the worker simulates it with
 ``Simulator(plan).frame(first, n)`` and either writes ``part-NNNNNN.parquet``
-straight into the output directory (``dokosim.dataset.write_chunk``: a
+straight into the output directory (``driver.write_chunk``: a
 temporary name, then a rename) or returns the frame to the client. The client
-creates or checks the manifest (``dokosim.dataset.prepare``), so a run started
+creates or checks the manifest (``driver.ChunkStore``), so a run started
 by one backend can be finished by the other, and follows the chunks with the
 same progress bar as a local run.
 
@@ -28,7 +28,8 @@ import numba
 import numpy as np
 import polars as pl
 
-from .dataset import frame_from_rows, prepare, write_chunk
+from .dataset import IDENTITY_KEYS, frame_from_rows
+from .driver import ChunkStore, chunks_of, write_chunk
 from ..engine.layout import OUT_LEN
 from ..validation import SimulationError
 from .simulator import SimulationPlan, Simulator, _progress
@@ -67,13 +68,6 @@ def output_directory(out) -> Path:
                 f"can write (a shared file system, e.g. NFS); see docs/distributed.md")
         text = text[len(match.group(0)):]
     return Path(text).expanduser().absolute()
-
-
-def chunk_bounds(plan: SimulationPlan) -> list[tuple[int, int, int]]:
-    """(index, first deal id, deal count) of every chunk of the plan, as a local run cuts them."""
-    n_chunks = -(-plan.deals // plan.chunk_size)
-    return [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
-            for i in range(n_chunks)]
 
 
 # ---- worker side -----------------------------------------------------------------------------
@@ -225,19 +219,20 @@ def simulate_on_dask(plan: SimulationPlan, out=None, scheduler: str | None = Non
         raise SimulationError(f"give a scheduler or a cluster, not both (got scheduler={scheduler!r}, "
                               f"cluster={cluster!r})")
     n_workers = parse_cluster(cluster) if cluster is not None else None
-    bounds = chunk_bounds(plan)
+    chunks = chunks_of(plan.deals, plan.chunk_size)
     directory = None
+    store = None
     initial = 0
     if out is not None:
         directory = output_directory(out)
-        done = prepare(directory, plan.manifest())
-        initial = sum(n for i, _, n in bounds if i in done)
-        bounds = [b for b in bounds if b[0] not in done]
+        store = ChunkStore.open(directory, plan.manifest(), IDENTITY_KEYS, chunks)
+        initial = sum(c.count for c in chunks if c.index in store.done)
+        chunks = [c for c in chunks if c.index not in store.done]
     frames: dict[int, pl.DataFrame] = {}
-    if bounds:
+    if chunks:
         with _client(scheduler, n_workers) as client:
             _check_workers(client, plan)
-            frames = _run_chunks(client, plan, bounds, directory, quiet, initial)
+            frames = _run_chunks(client, plan, chunks, store, quiet, initial)
     if directory is not None:
         for f in directory.glob("part-*.tmp"):  # left by attempts on workers that died
             f.unlink(missing_ok=True)
@@ -247,21 +242,26 @@ def simulate_on_dask(plan: SimulationPlan, out=None, scheduler: str | None = Non
     return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
 
 
-def _run_chunks(client, plan, bounds, directory, quiet, initial) -> dict[int, pl.DataFrame]:
-    """Submit one task per chunk and follow them with the progress bar; the frames when gathering."""
+def _run_chunks(client, plan, chunks, store, quiet, initial) -> dict[int, pl.DataFrame]:
+    """Submit one task per chunk and follow them with the progress bar; the frames when gathering.
+    With a store, the workers write the chunk files and each is entered in the run's ledger as its
+    task ends (driver.ChunkStore.record)."""
+    directory = None if store is None else store.directory
     from distributed import as_completed
     token = uuid.uuid4().hex[:8]
     target = None if directory is None else str(directory)
-    futures = [client.submit(run_chunk, plan, index, target, key=f"dokosim-chunk-{index:06d}-{token}",
+    futures = [client.submit(run_chunk, plan, chunk.index, target, key=f"dokosim-chunk-{chunk.index:06d}-{token}",
                              pure=False)
-               for index, _, _ in bounds]
-    sizes = {f.key: (index, n) for f, (index, _, n) in zip(futures, bounds)}
+               for chunk in chunks]
+    by_key = {f.key: chunk for f, chunk in zip(futures, chunks)}
     frames = {}
     with _progress(plan.deals, quiet, initial=initial) as bar:
         for future, result in as_completed(futures, loop=client.loop, with_results=True):
-            index, n = sizes[future.key]
-            if directory is None:
-                frames[index] = result
+            chunk = by_key[future.key]
+            if store is None:
+                frames[chunk.index] = result
+            else:
+                store.record(chunk)
             future.release()
-            bar.update(n)
+            bar.update(chunk.count)
     return frames

@@ -18,7 +18,8 @@ import numpy as np
 import polars as pl
 
 from ..version import __version__
-from .dataset import CONTRACT_ENUM, WINNER_ENUM, prepare, typed_column, write_chunk
+from .dataset import CONTRACT_ENUM, WINNER_ENUM, typed_column
+from .driver import ChunkStore, chunks_of, run_chunks
 from ..rules import Rules, rules_from_object
 from .conditions import DEFAULT_MAX_TRIES, Conditions, measure, parse_conditions, report_acceptance
 from .outputs import check_directory
@@ -244,27 +245,17 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
         plan.acceptance = measure(plan.conditions, plan.control(), plan.seed,
                                   plan.rounds * plan.deals_per_session)
         report_acceptance(plan.acceptance, quiet)
-    done = None if out is None else prepare(Path(out), plan.manifest(), SESSION_KEYS)
-    sim = SessionSimulator(plan)
-    n_chunks = -(-plan.rounds // plan.chunk_size)
-    bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.rounds - i * plan.chunk_size))
-              for i in range(n_chunks)]
+    chunks = chunks_of(plan.rounds, plan.chunk_size)
     per = plan.deals_per_session
-    if out is None:
-        frames = []
-        with _progress(plan.rounds * per, quiet) as bar:
-            for _, first, n in bounds:
-                frames.append(sim.frame(first, n))
-                bar.update(n * per)
-        return pl.concat(frames) if frames else sim.frame(0, 0)
-    directory = Path(out)
-    todo = [b for b in bounds if b[0] not in done]
-    with _progress(plan.rounds * per, quiet, initial=(plan.rounds - sum(b[2] for b in todo)) * per) as bar:
-        for index, first, n in todo:
-            write_chunk(directory, index, sim.frame(first, n))
-            bar.update(n * per)
-    return directory
-
+    store = None if out is None else ChunkStore.open(Path(out), plan.manifest(), SESSION_KEYS, chunks,
+                                                     rows_per_unit=per)
+    sim = SessionSimulator(plan)
+    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
+    with _progress(plan.rounds * per, quiet, initial=done * per) as bar:
+        frames = run_chunks(chunks, lambda c: sim.frame(c.first, c.count), store, lambda n: bar.update(n * per))
+    if store is not None:
+        return store.directory
+    return pl.concat(frames) if frames else sim.frame(0, 0)
 
 def session_summary(frame: pl.DataFrame, players: int) -> dict:
     """Per-player mean score per deal and per session, compulsory solos and bock, for the CLI."""

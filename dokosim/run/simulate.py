@@ -10,7 +10,8 @@ import polars as pl
 from ..engine.layout import OUT_LEN
 from ..validation import SimulationError, check_bool, check_optional_str, check_path, check_threads
 from .conditions import DEFAULT_MAX_TRIES
-from .dataset import frame_from_rows, prepare, write_chunk
+from .dataset import IDENTITY_KEYS, frame_from_rows
+from .driver import ChunkStore, chunks_of, run_chunks
 from .outputs import check_directory
 from .simulator import DEFAULT_CHUNK, FORCEABLE, Simulator, _progress, make_plan
 
@@ -62,28 +63,17 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     if out is not None:
         check_directory(Path(out))
     plan.measure_conditions(quiet)
-    done = None if out is None else prepare(Path(out), plan.manifest())
+    chunks = chunks_of(plan.deals, plan.chunk_size)
+    store = None if out is None else ChunkStore.open(Path(out), plan.manifest(), IDENTITY_KEYS, chunks)
     sim = Simulator(plan)
-    n_chunks = -(-plan.deals // plan.chunk_size)
-    bounds = [(i, i * plan.chunk_size, min(plan.chunk_size, plan.deals - i * plan.chunk_size))
-              for i in range(n_chunks)]
-    if out is None:
-        frames = []
-        with _progress(plan.deals, quiet) as bar:
-            for _, first, n in bounds:
-                frames.append(sim.frame(first, n))
-                bar.update(n)
-        if frames:
-            return pl.concat(frames)
-        return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
-    directory = Path(out)
-    todo = [b for b in bounds if b[0] not in done]
-    with _progress(plan.deals, quiet, initial=plan.deals - sum(b[2] for b in todo)) as bar:
-        for index, first, n in todo:
-            write_chunk(directory, index, sim.frame(first, n))
-            bar.update(n)
-    return directory
-
+    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
+    with _progress(plan.deals, quiet, initial=done) as bar:
+        frames = run_chunks(chunks, lambda c: sim.frame(c.first, c.count), store, bar.update)
+    if store is not None:
+        return store.directory
+    if frames:
+        return pl.concat(frames)
+    return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
 
 def summary(frame: pl.DataFrame) -> dict:
     """Contracts, win rates and mean values of a run, for the CLI."""

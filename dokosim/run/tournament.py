@@ -211,7 +211,7 @@ def _check_out(out) -> Path | None:
 
 def _write_seating(directory: Path, index: int, frame: pl.DataFrame) -> None:
     """Seating ``index``'s games as ``part-NNNNNN.parquet`` (a temporary name, then a rename)."""
-    from .dataset import write_chunk
+    from .driver import write_chunk
     with writing(directory):
         directory.mkdir(parents=True, exist_ok=True)
     write_chunk(directory, index, frame)
@@ -219,7 +219,7 @@ def _write_seating(directory: Path, index: int, frame: pl.DataFrame) -> None:
 
 def _write_info(directory: Path, info: dict) -> None:
     """``tournament.json``: the settings and the results (a temporary name, then a rename)."""
-    from .dataset import write_json_atomic
+    from .driver import write_json_atomic
     with writing(directory):
         directory.mkdir(parents=True, exist_ok=True)
     write_json_atomic(directory / "tournament.json", info)

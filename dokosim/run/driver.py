@@ -1,0 +1,272 @@
+"""The run driver: a chunked run written to a directory that any interruption leaves resumable.
+
+A run is a sequence of chunks (index, first unit, count: deals or sessions) each of which is a
+pure function of the run's plan. ``ChunkStore`` keeps such a run's directory:
+
+* ``manifest.json`` holds the plan (what decides the rows), its hash (``plan_hash``: sha256 of
+  the identity keys), and a ledger ``chunks``: for every chunk written, its file, first unit,
+  count, rows, the plan hash and the sha256 of the file's bytes. The manifest is rewritten
+  atomically after each chunk.
+* a chunk file is written under a temporary name and renamed into place (Ctrl-C waits for the
+  write to finish), then entered in the ledger.
+
+Reopening the directory with the same plan verifies every chunk in the ledger (file present,
+checksum equal, plan equal) and plays again any chunk that fails, saying so on stderr; files
+that match no ledger entry are not read (a chunk file written before its ledger entry by an
+interrupted run is played again: at most one chunk of work is lost), and files the run did not
+write are left alone and named. A directory holding another plan's run is refused. Readers
+(``dataset.scan``) read the ledger's files only.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+import polars as pl
+
+from .outputs import check_directory, deferred_interrupt, reason, replace_atomically, writing
+
+LEDGER_KEY = "chunks"
+PLAN_KEY = "plan_hash"
+MANIFEST = "manifest.json"
+
+
+class DatasetError(ValueError):
+    """A dataset directory that cannot be used as it is (the message names it and says why)."""
+
+
+class ManifestMismatch(DatasetError):
+    """An existing dataset was made by a different command (or its manifest is unreadable)."""
+
+
+
+def chunk_problem(path: Path, rows: int) -> str | None:
+    """None if the chunk file ``path`` is whole (its Parquet footer reads and it holds ``rows``
+    rows), else what is wrong with it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:  # a cut file: pyarrow says why
+        return f"unreadable Parquet footer: {reason(exc)}"
+    if meta.num_rows != rows:
+        return f"{meta.num_rows} rows, not {rows}"
+    return None
+
+
+def chunk_path(directory: Path, index: int) -> Path:
+    """The file of chunk ``index`` of a dataset."""
+    return directory / f"part-{index:06d}.parquet"
+
+
+def write_chunk(directory: Path, index: int, frame: pl.DataFrame) -> None:
+    """Write one chunk under a temporary name, then rename it into place (the temporary file is
+    removed on any error or Ctrl-C, so only whole chunks are left). A failed write raises
+    ``outputs.WriteFailed`` naming the chunk file and the reason."""
+    replace_atomically(chunk_path(directory, index), lambda tmp: write_parquet(frame, tmp))
+
+
+def write_parquet(frame: pl.DataFrame, path: Path, metadata: dict[str, str] | None = None) -> None:
+    """Write ``frame`` as a Parquet file (zstd level 9, no statistics), with Ctrl-C deferred
+    until the write is done (``outputs.deferred_interrupt``)."""
+    with deferred_interrupt():
+        frame.write_parquet(path, compression="zstd", compression_level=9, statistics=False,
+                            metadata=metadata)
+
+
+def write_json_atomic(path: Path, obj: dict) -> None:
+    """Write ``obj`` as JSON under a temporary name, then rename it into place."""
+    replace_atomically(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=2) + "\n"))
+
+
+def read_manifest(directory: Path, error: type[DatasetError] = DatasetError) -> dict:
+    """The manifest of the dataset ``directory``; ``error`` (a DatasetError) with one line when it
+    is missing, unreadable, not JSON or not a JSON object."""
+    path = Path(directory) / "manifest.json"
+    try:
+        obj = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise error(f"{directory} is not a dokosim dataset (no manifest.json)") from None
+    except OSError as exc:
+        raise error(f"cannot read {path}: {reason(exc)}") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise error(f"{path} is damaged, not a dokosim manifest ({reason(exc)})") from None
+    if not isinstance(obj, dict):
+        raise error(f"{path} is damaged, not a dokosim manifest (not a JSON object)")
+    return obj
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk of a run: its index, first unit (deal or session id) and number of units."""
+
+    index: int
+    first: int
+    count: int
+
+
+def chunks_of(total: int, size: int) -> list[Chunk]:
+    """The chunks of a run of ``total`` units, ``size`` per chunk (the last one shorter)."""
+    return [Chunk(i, i * size, min(size, total - i * size)) for i in range(-(-total // size))]
+
+
+def plan_hash(manifest: dict, keys: Iterable[str]) -> str:
+    """sha256 of the identity keys of ``manifest`` (canonical JSON): equal plans, equal rows."""
+    identity = {key: manifest.get(key) for key in keys}
+    return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def chunk_name(index: int) -> str:
+    """The file name of chunk ``index``."""
+    return f"part-{index:06d}.parquet"
+
+
+def say(message: str) -> None:
+    """One line on stderr."""
+    print(message, file=sys.stderr, flush=True)
+
+
+class ChunkStore:
+    """A run's directory: its manifest with the chunk ledger, and the chunk files (see the module
+    docstring). ``open`` creates or verifies it; ``done`` is the set of verified chunk indices."""
+
+    def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1,
+                 error: type[ValueError] = ManifestMismatch):
+        self.directory = Path(directory)
+        self.keys = tuple(keys)
+        self.rows_per_unit = rows_per_unit
+        self.error = error
+        self.plan = plan_hash(manifest, self.keys)
+        self.manifest = {**manifest, PLAN_KEY: self.plan, LEDGER_KEY: {}}
+        self.done: set[int] = set()
+
+    # ---------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, directory, manifest: dict, keys: Iterable[str], chunks: list[Chunk],
+             rows_per_unit: int = 1, error: type[ValueError] = ManifestMismatch) -> "ChunkStore":
+        """Create the run directory (writing its manifest before any work) or verify the one there
+        for ``chunks``; the chunks that verify are in ``done``."""
+        store = cls(directory, manifest, keys, rows_per_unit, error)
+        directory = check_directory(Path(directory))
+        path = directory / MANIFEST
+        with writing(directory):
+            directory.mkdir(parents=True, exist_ok=True)
+            exists = path.exists()
+            if not exists and any(directory.iterdir()):
+                raise error(f"--out {str(directory)!r} is not empty and has no {MANIFEST}")
+        if not exists:
+            store._save()
+            return store
+        old = read_manifest(directory, error=error)
+        for key in store.keys:
+            if old.get(key) != manifest.get(key):
+                raise error(f"{directory} holds a run made with {key}={json.dumps(old.get(key))}, "
+                            f"not {json.dumps(manifest.get(key))}; use another --out or the same command")
+        store._verify(old, chunks)
+        store._save()
+        return store
+
+    def _verify(self, old: dict, chunks: list[Chunk]) -> None:
+        with writing(self.directory):
+            for f in self.directory.glob("*.tmp"):
+                f.unlink(missing_ok=True)  # left by an interrupted write
+            files = {f.name for f in self.directory.glob("part-*.parquet")}
+        wanted = {chunk_name(c.index): c for c in chunks}
+        ledger = old.get(LEDGER_KEY)
+        if ledger is None:  # a directory written before the ledger: whole chunks are adopted
+            ledger = self._adopt(files, wanted)
+        for name in sorted(files):
+            entry = ledger.get(name)
+            chunk = wanted.get(name)
+            if chunk is None:
+                say(f"{name} is not a chunk of this run: left alone and not read (move it out of "
+                    f"{self.directory}: readers of the whole directory would read it)")
+            elif entry is None:
+                say(f"{name} is not in the run's ledger (written by an interrupted run or copied "
+                    "in): playing its deals again")
+            elif problem := self._problem(name, entry, chunk):
+                say(f"{name} {problem}: playing its deals again")
+            else:
+                self.manifest[LEDGER_KEY][name] = entry
+                self.done.add(chunk.index)
+
+    def _problem(self, name: str, entry: dict, chunk: Chunk) -> str | None:
+        if entry.get("plan") != self.plan:
+            return "belongs to another run (its plan differs)"
+        if (entry.get("first"), entry.get("count")) != (chunk.first, chunk.count):
+            return "holds other deals than this chunk"
+        try:
+            if file_sha256(self.directory / name) != entry.get("sha256"):
+                return "is damaged (its checksum differs)"
+        except OSError as exc:
+            return f"cannot be read ({reason(exc)})"
+        return None
+
+    def _adopt(self, files: set[str], wanted: dict[str, Chunk]) -> dict:
+        ledger = {}
+        for name in sorted(files & wanted.keys()):
+            chunk = wanted[name]
+            if chunk_problem(self.directory / name, chunk.count * self.rows_per_unit) is None:
+                ledger[name] = self._entry(chunk, self.directory / name)
+        return ledger
+
+    # ---------------------------------------------------------------- writing
+    def _entry(self, chunk: Chunk, path: Path) -> dict:
+        return {"index": chunk.index, "first": chunk.first, "count": chunk.count,
+                "rows": chunk.count * self.rows_per_unit, "plan": self.plan, "sha256": file_sha256(path)}
+
+    def _save(self) -> None:
+        write_json_atomic(self.directory / MANIFEST, self.manifest)
+
+    def write(self, chunk: Chunk, frame: pl.DataFrame) -> None:
+        """Write ``chunk``'s frame atomically and enter it in the ledger."""
+        write_chunk(self.directory, chunk.index, frame)
+        self.record(chunk)
+
+    def record(self, chunk: Chunk) -> None:
+        """Enter a chunk file already in place (written by a Dask worker) in the ledger."""
+        name = chunk_name(chunk.index)
+        with deferred_interrupt():
+            self.manifest[LEDGER_KEY][name] = self._entry(chunk, self.directory / name)
+            self._save()
+        self.done.add(chunk.index)
+
+
+def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], store: ChunkStore | None,
+               progress) -> list[pl.DataFrame]:
+    """The one loop of every chunked run: each chunk not yet done is produced and written to
+    ``store`` (memory: one chunk), or, without a store, kept and returned in order.
+    ``progress(units)`` is called after each chunk."""
+    frames = []
+    for chunk in chunks:
+        if store is not None and chunk.index in store.done:
+            continue
+        frame = produce(chunk)
+        if store is None:
+            frames.append(frame)
+        else:
+            store.write(chunk, frame)
+        progress(chunk.count)
+    return frames
+
+
+def ledger_files(directory: Path) -> list[Path] | None:
+    """The chunk files of a run directory in chunk order, from its ledger; None for a directory
+    written before the ledger (every part file is then the run's)."""
+    ledger = read_manifest(directory).get(LEDGER_KEY)
+    if ledger is None:
+        return None
+    return [Path(directory) / name for name in sorted(ledger)]
