@@ -10,13 +10,7 @@ import pytest
 
 from dokosim.game.agents import Agent
 from dokosim.game.game import (
-    ACTION_NAMES,
-    N_ACTIONS,
-    OBSERVATION_LEN,
-    Game,
-    GameError,
-    action_id,
-    action_name,
+    ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError, action_id, action_name,
 )
 from dokosim.records.record import score_objects
 from dokosim.run.simulate import simulate

@@ -17,14 +17,7 @@ import pytest
 from numba import njit
 
 from dokosim.engine.layout import (
-    H_RE_MASK,
-    N_ITEMS,
-    P_HAND_SIZE,
-    P_NPLAYED,
-    P_TURN,
-    RES_EYES_RE,
-    RES_LEN,
-    ST_LEN,
+    H_RE_MASK, N_ITEMS, P_HAND_SIZE, P_NPLAYED, P_TURN, RES_EYES_RE, RES_LEN, ST_LEN,
 )
 from dokosim.engine.play import legal_mask, play_card
 from dokosim.engine.scoring import score_deal

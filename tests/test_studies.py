@@ -203,7 +203,7 @@ def _fake_model(strategy, share):
 def test_model_is_shown_only_when_calibrated_for_the_strategy(monkeypatch, strategy, share, shown, words):
     from dokosim.rules import rules_from_object
     from dokosim.studies import advise
-    monkeypatch.setattr(solo_odds, "load_model", lambda path=None: _fake_model(strategy, share))
+    monkeypatch.setattr(solo_model, "load_model", lambda path=None: _fake_model(strategy, share))
     model, note = advise.usable_model("heuristic", rules_from_object("ddv"))
     assert (model is not None) == shown and words in note, note
     assert advise.usable_model("heuristic", rules_from_object("club"))[0] is None
@@ -215,7 +215,7 @@ def test_advise_shows_the_model_only_when_calibrated(monkeypatch, share):
     appear with a calibrated model and not with an uncalibrated one; each option keeps its
     expected score and interval either way."""
     from dokosim.cli import main
-    monkeypatch.setattr(solo_odds, "load_model", lambda path=None: _fake_model("heuristic", share))
+    monkeypatch.setattr(solo_model, "load_model", lambda path=None: _fake_model("heuristic", share))
     args = ["advise", "--hand", "QC QS QH JC JS TH AD TD KD AC TC AS", "--deals", "200"]
     r = CliRunner().invoke(main, [*args, "--json"])
     assert r.exit_code == 0, r.output

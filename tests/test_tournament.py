@@ -8,16 +8,9 @@ from click.testing import CliRunner
 
 from dokosim.cli.tournament import tournament as tournament_cmd
 from dokosim.run.tournament import (
-    TournamentError,
-    labels,
-    mean_interval,
-    per_deal_means,
-    seating_means,
-    seatings,
-    summarize,
-    t_critical,
-    tournament,
+    TournamentError, labels, per_deal_means, seating_means, seatings, summarize, tournament,
 )
+from dokosim.stats import mean_interval, t_critical
 
 
 def run_cli(*args):

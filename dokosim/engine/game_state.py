@@ -16,52 +16,16 @@ import numpy as np
 
 from .cards import C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, EYES, FOLLOW_CLASS, N_CONTRACTS, POWER
 from .bits import bytes_of_bits, bytes_of_pairs, popcount, store_u64
-from .deal import (
-    NORMAL_TRUMPS,
-    deal_hands,
-    exchange_cards,
-    reservation_options,
-    resolve_reservations,
-)
+from .deal import NORMAL_TRUMPS, deal_hands, exchange_cards, reservation_options, resolve_reservations
 from .jit import decision_kernel, inline_kernel
 from .layout import (
-    H_RE_MASK,
-    H_TABLES,
-    N_ITEMS,
-    P_CLARIFIED,
-    P_CONTRACT,
-    P_DEALER,
-    P_HAND_SIZE,
-    P_KNOWN_KO,
-    P_KNOWN_RE,
-    P_LEADER,
-    P_LEVEL_KO,
-    P_LEVEL_RE,
-    P_NPLAYED,
-    P_POVERTY_SEAT,
-    P_SCHEME,
-    P_SHIFT,
-    P_TRICK,
-    P_TURN,
-    PUBLIC_LEN,
-    R_LEN,
-    R_NO_NINES,
-    REDEAL,
-    RES_LEN,
-    ST_LEN,
+    H_RE_MASK, H_TABLES, N_ITEMS, P_CLARIFIED, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE,
+    P_LEADER, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_POVERTY_SEAT, P_SCHEME, P_SHIFT, P_TRICK, P_TURN,
+    PUBLIC_LEN, R_LEN, R_NO_NINES, REDEAL, RES_LEN, ST_LEN,
 )
 from .play import (
-    QC_MASK,
-    apply_piglets,
-    call_error,
-    card_error,
-    legal_calls,
-    legal_mask,
-    make_call,
-    play_card,
-    seat_is_re,
-    setup_deal,
-    setup_poverty,
+    QC_MASK, apply_piglets, call_error, card_error, legal_calls, legal_mask, make_call, play_card,
+    seat_is_re, setup_deal, setup_poverty,
 )
 from .rng import seed_stream
 from .scoring import score_deal

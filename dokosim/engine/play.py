@@ -12,23 +12,8 @@ Every function works on plain arrays (layouts in ``layout.py``, card encoding in
 import numpy as np
 
 from .cards import (
-    C_MARRIAGE,
-    C_MARRIAGE_SOLO,
-    C_NORMAL,
-    C_POVERTY,
-    C_SILENT_MARRIAGE,
-    C_SOLO_BASE,
-    CLASS_MASK,
-    FOLLOW_CLASS,
-    POWER,
-    SCHEME_NORMAL,
-    SOLO_SCHEME,
-    T_9D,
-    T_AD,
-    T_KD,
-    T_QC,
-    T_TH,
-    TRUMP,
+    C_MARRIAGE, C_MARRIAGE_SOLO, C_NORMAL, C_POVERTY, C_SILENT_MARRIAGE, C_SOLO_BASE, CLASS_MASK,
+    FOLLOW_CLASS, POWER, SCHEME_NORMAL, SOLO_SCHEME, T_9D, T_AD, T_KD, T_QC, T_TH, TRUMP,
 )
 from .bits import lowest_bit_index, popcount
 from .jit import inline_kernel, kernel

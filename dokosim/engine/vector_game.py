@@ -23,23 +23,8 @@ import numpy as np
 
 from .bits import atomic_add, nth_set_bit, popcount, prefetch
 from .game_state import (
-    G_DEAL_ID,
-    G_DEALER,
-    G_LEGAL,
-    G_PHASE,
-    G_PLAYER,
-    N_ACTIONS,
-    O_PLAYS,
-    O_PSEAT,
-    O_RES,
-    O_ST,
-    OBS_LEN,
-    PH_TERMINAL,
-    bits_out,
-    apply_action,
-    game_start,
-    observation_fill,
-    observation_fill_u8,
+    G_DEAL_ID, G_DEALER, G_LEGAL, G_PHASE, G_PLAYER, N_ACTIONS, O_PLAYS, O_PSEAT, O_RES, O_ST, OBS_LEN,
+    PH_TERMINAL, bits_out, apply_action, game_start, observation_fill, observation_fill_u8,
 )
 from .jit import decision_kernel, inline_kernel
 from .layout import P_NPLAYED, RES_SCORE

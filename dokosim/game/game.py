@@ -10,41 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.cards import (
-    CONTRACT_NAMES,
-    FOLLOW_CLASS,
-    N_CARDS,
-    POWER,
-    SOLO_KINDS,
-    TRUMP,
-    card_name,
-    mask_cards,
-    mask_str,
-    parse_card_type,
-    type_name,
+    CONTRACT_NAMES, FOLLOW_CLASS, N_CARDS, POWER, SOLO_KINDS, TRUMP, card_name, mask_cards, mask_str,
+    parse_card_type, type_name,
 )
 from ..engine import game_state as gs
 from ..engine.layout import (
-    ERROR_KINDS,
-    H_CONTRACT,
-    H_RE_MASK,
-    P_CONTRACT,
-    P_DECLARER,
-    P_KNOWN_KO,
-    P_KNOWN_RE,
-    P_LEVEL_KO,
-    P_LEVEL_RE,
-    P_NPLAYED,
-    P_POVERTY_PARTNER,
-    P_POVERTY_SEAT,
-    P_POVERTY_TRUMPS,
-    P_SOLOIST,
-    RES_EYES_RE,
-    RES_SCORE,
-    RES_TRICKS_RE,
-    RES_VALUE,
-    RES_WINNER,
-    ST_LEN,
-    WINNER_NAMES,
+    ERROR_KINDS, H_CONTRACT, H_RE_MASK, P_CONTRACT, P_DECLARER, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO,
+    P_LEVEL_RE, P_NPLAYED, P_POVERTY_PARTNER, P_POVERTY_SEAT, P_POVERTY_TRUMPS, P_SOLOIST, RES_EYES_RE,
+    RES_SCORE, RES_TRICKS_RE, RES_VALUE, RES_WINNER, ST_LEN, WINNER_NAMES,
 )
 from ..engine.rng import RNG_LEN
 from ..rules import Rules, rules_from_object

@@ -16,32 +16,9 @@ from ..strategies.sampler import deal_unseen, implied_queens, set_hidden
 from ..engine.bits import lowest_bit_index
 from ..engine.deal import poverty_pass_error, poverty_return_error, reservation_options
 from ..engine.game_state import (
-    A_ACCEPT,
-    A_KONTRA,
-    A_PASS,
-    A_RE,
-    A_RESERVE,
-    G_PHASE,
-    G_PLAN,
-    G_PLAYER,
-    G_PV_PASSED,
-    G_PV_PICKED,
-    G_PV_STEP,
-    O_CMASK,
-    O_FCLASS,
-    O_HANDS,
-    O_HANDS0,
-    O_PLAYS,
-    O_POWER,
-    O_PSEAT,
-    O_RULES,
-    O_ST,
-    O_TW,
-    PH_CALL,
-    PH_POVERTY,
-    PH_RESERVATION,
-    PV_ACCEPT,
-    PV_PASS,
+    A_ACCEPT, A_KONTRA, A_PASS, A_RE, A_RESERVE, G_PHASE, G_PLAN, G_PLAYER, G_PV_PASSED, G_PV_PICKED,
+    G_PV_STEP, O_CMASK, O_FCLASS, O_HANDS, O_HANDS0, O_PLAYS, O_POWER, O_PSEAT, O_RULES, O_ST, O_TW, PH_CALL,
+    PH_POVERTY, PH_RESERVATION, PV_ACCEPT, PV_PASS,
 )
 from ..engine.jit import kernel
 from ..engine.layout import P_NPLAYED, PUBLIC_LEN, R_LEN, ST_LEN

@@ -20,37 +20,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.cards import (
-    C_MARRIAGE,
-    C_NORMAL,
-    C_POVERTY,
-    C_SOLO_BASE,
-    CONTRACT_NAMES,
-    RANKS,
-    SOLO_KINDS,
-    SUIT_NAMES,
-    card_name,
-    mask_cards,
-    parse_card_type,
+    C_MARRIAGE, C_NORMAL, C_POVERTY, C_SOLO_BASE, CONTRACT_NAMES, RANKS, SOLO_KINDS, SUIT_NAMES, card_name,
+    mask_cards, parse_card_type,
 )
 from ..engine.layout import (
-    R_LEN,
-    CALL_NAMES,
-    ERROR_KINDS,
-    ITEM_NAMES,
-    N_ITEMS,
-    RES_CLARIFY_TRICK,
-    RES_CONTRACT,
-    RES_DECLARER,
-    RES_EYES_RE,
-    RES_LEN,
-    RES_NPLAYED,
-    RES_RE_MASK,
-    RES_SCORE,
-    RES_SOLOIST,
-    RES_TRICKS_RE,
-    RES_VALUE,
-    RES_WINNER,
-    WINNER_NAMES,
+    R_LEN, CALL_NAMES, ERROR_KINDS, ITEM_NAMES, N_ITEMS, RES_CLARIFY_TRICK, RES_CONTRACT, RES_DECLARER,
+    RES_EYES_RE, RES_LEN, RES_NPLAYED, RES_RE_MASK, RES_SCORE, RES_SOLOIST, RES_TRICKS_RE, RES_VALUE,
+    RES_WINNER, WINNER_NAMES,
 )
 from ..engine.replay import ERR_LEN, replay_batch
 from ..engine.session import seat_table
@@ -911,13 +887,7 @@ def record_from_row(row: np.ndarray, plays: np.ndarray, calls: np.ndarray, rules
                     compulsory: bool = False) -> dict:
     """The game record of one simulated deal (a row of the simulator's ``out`` array)."""
     from ..engine.layout import (
-        O_CONTRACT,
-        O_DEALER,
-        O_DECLARER,
-        O_HAND,
-        O_POVERTY_PARTNER,
-        O_POVERTY_PASSED,
-        O_POVERTY_RETURNED,
+        O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_POVERTY_PARTNER, O_POVERTY_PASSED, O_POVERTY_RETURNED,
         O_RE_MASK,
     )
     from ..engine.cards import mask_str

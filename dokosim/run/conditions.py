@@ -20,19 +20,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..engine.cards import (
-    CLASS_MASK,
-    NINES_MASK,
-    RANKS,
-    SCHEME_NAMES,
-    SCHEME_NORMAL,
-    SOLO_KINDS,
-    SOLO_SCHEME,
-    SUIT_NAMES,
-    SUITS,
-    TRUMP,
-    mask_str,
-    parse_card_type,
-    type_name,
+    CLASS_MASK, NINES_MASK, RANKS, SCHEME_NAMES, SCHEME_NORMAL, SOLO_KINDS, SOLO_SCHEME, SUIT_NAMES, SUITS,
+    TRUMP, mask_str, parse_card_type, type_name,
 )
 from ..validation import SimulationError
 

@@ -29,13 +29,7 @@ from ..engine.jit import ensure_loop
 from ..validation import MAX_ROUNDS
 from ..loop.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
 from ..validation import (
-    check_bool,
-    check_int,
-    check_optional_int,
-    check_path,
-    check_seed,
-    check_threads,
-    strategy_names,
+    check_bool, check_int, check_optional_int, check_path, check_seed, check_threads, strategy_names,
 )
 
 SESSION_SCHEMA_VERSION = 1

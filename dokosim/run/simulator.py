@@ -12,21 +12,10 @@ import polars as pl
 
 from ..version import __version__
 from .conditions import (
-    DEFAULT_MAX_TRIES,
-    ConditionError,
-    Conditions,
-    measure,
-    parse_conditions,
-    report_acceptance,
+    DEFAULT_MAX_TRIES, ConditionError, Conditions, measure, parse_conditions, report_acceptance,
 )
 from ..engine.cards import (
-    C_MARRIAGE,
-    C_NORMAL,
-    C_SOLO_BASE,
-    NINES_MASK,
-    SOLO_KINDS,
-    mask_str,
-    parse_card_type,
+    C_MARRIAGE, C_NORMAL, C_SOLO_BASE, NINES_MASK, SOLO_KINDS, mask_str, parse_card_type,
 )
 from ..engine.jit import ensure_loop
 from ..validation import MAX_DEALS
@@ -34,22 +23,10 @@ from .dataset import SCHEMA_VERSION, frame_from_rows
 from ..engine.layout import MAX_CALL_LOG, O_DEAL_ID, O_REDEALS, OUT_LEN
 from ..rules import Rules, rules_from_object
 from ..loop.registry import (
-    MAX_PARAMS,
-    Strategy,
-    StrategyError,
-    param_specs,
-    resolve,
-    simulation_kernel,
-    strategy_table,
+    MAX_PARAMS, Strategy, StrategyError, param_specs, resolve, simulation_kernel, strategy_table,
 )
 from ..validation import (
-    SimulationError,
-    check_bool,
-    check_int,
-    check_optional_int,
-    check_optional_str,
-    check_params,
-    check_seed,
+    SimulationError, check_bool, check_int, check_optional_int, check_optional_str, check_params, check_seed,
     strategy_names,
 )
 

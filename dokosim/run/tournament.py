@@ -32,13 +32,7 @@ from .outputs import writing
 from ..rules import Rules, rules_from_object
 from ..stats import LEVEL, Interval, mean_interval
 from ..validation import (
-    SimulationError,
-    check_bool,
-    check_int,
-    check_optional_str,
-    check_params,
-    check_seed,
-    check_threads,
+    SimulationError, check_bool, check_int, check_optional_str, check_params, check_seed, check_threads,
     invalid,
 )
 

@@ -44,20 +44,8 @@ from ..engine.cards import EYES, T_TH
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import decision_kernel, inline_kernel
 from ..engine.layout import (
-    H_LED_MASK,
-    H_RE_MASK,
-    P_CLARIFIED,
-    P_HAND_SIZE,
-    P_KNOWN_KO,
-    P_KNOWN_RE,
-    P_LEADER,
-    P_MARRIAGE_SEAT,
-    P_NPLAYED,
-    P_TRICK,
-    P_TURN,
-    R_DULLE,
-    R_LEN,
-    ST_LEN,
+    H_LED_MASK, H_RE_MASK, P_CLARIFIED, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_MARRIAGE_SEAT,
+    P_NPLAYED, P_TRICK, P_TURN, R_DULLE, R_LEN, ST_LEN,
 )
 from ..engine.play import best_offset, card_beats, legal_mask, play_card
 

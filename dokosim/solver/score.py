@@ -28,44 +28,14 @@ from ..engine.cards import CONTRACT_IS_SOLO
 from ..engine.bits import lowest_bit_index
 from ..engine.jit import decision_kernel, inline_kernel
 from ..engine.layout import (
-    H_CONTRACT,
-    H_RE_MASK,
-    I_CHARLIE,
-    I_DOPPELKOPF,
-    P_CLARIFIED,
-    P_HAND_SIZE,
-    P_LEVEL_KO,
-    P_LEVEL_RE,
-    P_NPLAYED,
-    P_TRICK,
-    P_TURN,
-    R_LEN,
-    ST_LEN,
+    H_CONTRACT, H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, P_CLARIFIED, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE,
+    P_NPLAYED, P_TRICK, P_TURN, R_LEN, ST_LEN,
 )
 from ..engine.play import legal_mask
 from ..engine.scoring import WEIGHTS, tally_deal, tally_trick, tally_tricks
 from .eyes import (
-    HASH_MULT,
-    INF,
-    MAX_MOVES,
-    PLAYS_LEN,
-    W_ABORTED,
-    W_CMASK,
-    W_FCLASS,
-    W_GEN,
-    W_HANDS,
-    W_HIST,
-    W_LIMIT,
-    W_MOVES,
-    W_NODES,
-    W_PLAY_SEAT,
-    W_PLAYS,
-    W_POWER,
-    W_RULES,
-    W_ST,
-    W_TRICK_WINNER,
-    make_move,
-    undo_move,
+    HASH_MULT, INF, MAX_MOVES, PLAYS_LEN, W_ABORTED, W_CMASK, W_FCLASS, W_GEN, W_HANDS, W_HIST, W_LIMIT,
+    W_MOVES, W_NODES, W_PLAY_SEAT, W_PLAYS, W_POWER, W_RULES, W_ST, W_TRICK_WINNER, make_move, undo_move,
 )
 
 

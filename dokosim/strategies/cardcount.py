@@ -18,20 +18,8 @@ from math import comb
 import numpy as np
 
 from ..engine.cards import (
-    C_MARRIAGE,
-    C_POVERTY,
-    CLASS_MASK,
-    EYES,
-    FOLLOW_CLASS,
-    NINES_MASK,
-    POWER,
-    T_9D,
-    T_AD,
-    T_JC,
-    T_KD,
-    T_QC,
-    T_TH,
-    TRUMP,
+    C_MARRIAGE, C_POVERTY, CLASS_MASK, EYES, FOLLOW_CLASS, NINES_MASK, POWER, T_9D, T_AD, T_JC, T_KD, T_QC,
+    T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel

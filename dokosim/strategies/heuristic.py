@@ -19,17 +19,7 @@ denials when the modelled chance reaches their thresholds.
 import numpy as np
 
 from ..engine.cards import (
-    C_MARRIAGE,
-    C_NORMAL,
-    C_POVERTY,
-    CLASS_MASK,
-    EYES,
-    SOLO_SCHEME,
-    T_AD,
-    T_JC,
-    T_QC,
-    T_TH,
-    TRUMP,
+    C_MARRIAGE, C_NORMAL, C_POVERTY, CLASS_MASK, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import decision_kernel, inline_kernel, kernel

@@ -30,7 +30,7 @@ import polars as pl
 
 from .common import footnote, plt, results_dir, rules_label, say, write_table
 from ..stats import mean_ci, wilson
-from .solo_odds import auc, fit_logistic, predict_proba
+from .solo_model import auc, fit_logistic, predict_proba
 
 STUDY = "announcements"
 DEFAULT_DEALS = 400_000
