@@ -6,7 +6,6 @@ import sys
 import textwrap
 from math import comb
 
-import numba
 import numpy as np
 import polars as pl
 import pytest
@@ -20,6 +19,7 @@ from dokosim.run.dataset import scan
 from dokosim.run.driver import read_manifest
 from dokosim.rules import Rules
 from dokosim.run.simulate import SimulationError, simulate
+from thread_util import on_one_and_two_threads
 
 TRUMPS = int(CLASS_MASK[SCHEME_NORMAL, TRUMP])
 TH = 3 << (2 * card_type("TH"))
@@ -136,14 +136,8 @@ KW = {"seed": 9, "strategy": "random,simple,random,simple", "where": WHERE, "han
 
 
 def test_conditioned_rows_do_not_depend_on_threads_or_chunks():
-    saved = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate(6_000, chunk_size=6_000, **KW)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = simulate(6_000, chunk_size=1_700, **KW)
-    finally:
-        numba.set_num_threads(saved)
+    one, two = on_one_and_two_threads(lambda: simulate(6_000, chunk_size=6_000, **KW),
+                                      lambda: simulate(6_000, chunk_size=1_700, **KW))
     assert_frame_equal(one, two)
     assert_frame_equal(simulate(3_000, **KW), one.head(3_000))  # deal ids, not run length
     assert (count(hands_of(one)[:, 0], TRUMPS) >= 8).all()

@@ -169,13 +169,15 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
     import numpy as np
 
     from dokosim.engine.cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
-    from dokosim.engine.layout import E_OK, P_TURN, R_LEN, ST_LEN
-    from dokosim.engine.play import call_error, legal_calls, legal_mask, make_call, play_card, setup_deal
+    from dokosim.engine.layout import E_OK, P_TURN, R_LEN
+    from dokosim.engine.play import (
+        call_error, legal_calls, legal_mask, make_call, new_position, play_card, setup_deal,
+    )
     rng = np.random.default_rng(5)
     checked = 0
     for deal in range(300):
         perm = rng.permutation(48)
-        hands = np.zeros(4, dtype=np.int64)
+        st, hands, plays, play_seat, trick_winner, power, fclass, cmask = new_position()
         for i, c in enumerate(perm):
             hands[i // 12] |= np.int64(1) << np.int64(c)
         holder = [s for s in range(4) if (hands[s] >> 12) & 3 == 3]  # both QC (type 6 -> cards 12, 13)
@@ -184,13 +186,6 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
             contract, declarer = C_MARRIAGE, holder[0]
         elif deal % 3 == 0:
             contract, declarer = C_SOLO_BASE + deal % 7, deal % 4
-        st = np.zeros(ST_LEN, dtype=np.int64)
-        plays = np.zeros(48, dtype=np.int64)
-        play_seat = np.zeros(48, dtype=np.int64)
-        trick_winner = np.zeros(12, dtype=np.int64)
-        power = np.zeros(48, dtype=np.int64)
-        fclass = np.zeros(48, dtype=np.int64)
-        cmask = np.zeros(5, dtype=np.int64)
         rules = np.zeros(R_LEN, dtype=np.int64)
         setup_deal(st, hands, 3, contract, declarer, False, power, fclass, cmask)
         for k in range(48):

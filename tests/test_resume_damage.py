@@ -6,6 +6,8 @@ that gives rows identical to an uninterrupted run, and a partial output is alway
 (Issue 13, finding 8: a chunk cut to 100 bytes, then the same command, printed "wrote 100
 deals", exited 0, and left a dataset that could no longer be read. Issue 29: a flipped byte, a
 stray part-abc.parquet and a chunk of another seed were accepted.)"""
+import contextlib
+import io
 import json
 import shutil
 
@@ -19,21 +21,39 @@ from dokosim.cli import main
 from dokosim.run import driver
 from dokosim.run.dataset import scan
 
-# The commands the driver serves that write a dataset, at a size of four chunks, with a second
-# plan (another seed) whose chunks must not be taken for this one's.
+# The commands the driver serves that write a run directory, each at a size of at least four
+# chunks, with the columns that order its rows. ``solve_deals`` through its Python API (the CLI
+# has no --chunk option); ``study par`` has its own test (tests/test_par_study.py).
 COMMANDS = {
     "simulate": (["simulate", "--deals", "400", "--chunk-size", "100", "--strategy", "simple", "--quiet"],
                  ("deal_id",)),
     "session": (["session", "--rounds", "8", "--chunk-size", "2", "--strategy", "simple", "--quiet"],
                 ("session_id", "deal_number")),
+    "tournament": (["tournament", "simple", "random", "--deals", "40", "--quiet"], ("seating", "deal_id")),
+    "solve_deals": (None, ("deal_id",)),
 }
 
 
-def run(command: str, out, seed: int = 6):
+def attempt(command: str, out, seed: int = 6) -> tuple[int, str]:
+    """Run ``command`` into ``out``: (exit code, what it said); Ctrl-C is exit code 130."""
     args, _ = COMMANDS[command]
-    r = CliRunner().invoke(main, [*args, "--seed", str(seed), "--out", str(out)])
-    assert r.exit_code == 0, r.output
-    return r.output
+    if args is not None:
+        r = CliRunner().invoke(main, [*args, "--seed", str(seed), "--out", str(out)])
+        return r.exit_code, r.output
+    from dokosim.dd.solve_deals import solve_deals
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            solve_deals(8, seed, out=out, chunk=2, contracts=["queens_solo"], node_limit=20_000)
+    except KeyboardInterrupt:
+        return 130, said.getvalue()
+    return 0, said.getvalue()
+
+
+def run(command: str, out, seed: int = 6) -> str:
+    code, said = attempt(command, out, seed)
+    assert code == 0, said
+    return said
 
 
 def rows(command: str, out) -> pl.DataFrame:
@@ -94,28 +114,22 @@ def test_a_stray_file_is_named_left_alone_and_not_read(command, reference, tmp_p
     assert_frame_equal(rows(command, out), rows(command, whole))  # no duplicate rows
 
 
+@pytest.mark.parametrize("with_entry, said_of_it", [
+    (False, "is damaged (its checksum differs)"),  # the file alone: its checksum is not the ledger's
+    (True, "belongs to another run (its plan differs)"),  # the file and its ledger entry
+])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_chunk_of_another_run_is_refused_and_played_again(command, reference, tmp_path):
+def test_a_chunk_of_another_run_is_refused_and_played_again(command, with_entry, said_of_it, reference, tmp_path):
     whole, other = reference[command]
     out = fresh_copy(whole, tmp_path)
     shutil.copy(other / "part-000003.parquet", out / "part-000003.parquet")
+    if with_entry:
+        manifest = json.loads((out / "manifest.json").read_text())
+        foreign = json.loads((other / "manifest.json").read_text())
+        manifest["chunks"]["part-000003.parquet"] = foreign["chunks"]["part-000003.parquet"]
+        (out / "manifest.json").write_text(json.dumps(manifest))
     said = run(command, out)
-    assert "part-000003.parquet is damaged (its checksum differs): playing its deals again" in said
-    assert_frame_equal(rows(command, out), rows(command, whole))
-
-
-@pytest.mark.parametrize("command", COMMANDS)
-def test_a_ledger_entry_of_another_plan_is_refused(command, reference, tmp_path):
-    """A chunk file and its ledger entry both copied from a run of another seed."""
-    whole, other = reference[command]
-    out = fresh_copy(whole, tmp_path)
-    shutil.copy(other / "part-000003.parquet", out / "part-000003.parquet")
-    manifest = json.loads((out / "manifest.json").read_text())
-    foreign = json.loads((other / "manifest.json").read_text())
-    manifest["chunks"]["part-000003.parquet"] = foreign["chunks"]["part-000003.parquet"]
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    said = run(command, out)
-    assert "part-000003.parquet belongs to another run (its plan differs): playing its deals again" in said
+    assert f"part-000003.parquet {said_of_it}: playing its deals again" in said
     assert_frame_equal(rows(command, out), rows(command, whole))
 
 
@@ -136,9 +150,8 @@ def test_ctrl_c_in_the_middle_of_a_write_leaves_a_resumable_run(command, referen
         return real(frame, path, metadata)
 
     monkeypatch.setattr(driver, "write_parquet", interrupted)
-    args, _ = COMMANDS[command]
-    r = CliRunner().invoke(main, [*args, "--seed", "6", "--out", str(out)])
-    assert r.exit_code == 130, r.output  # the CLI says it was interrupted
+    code, said = attempt(command, out)
+    assert code == 130, said  # Ctrl-C: the CLI's exit code, the API's KeyboardInterrupt
     assert not list(out.glob("*.tmp"))
     assert sorted(json.loads((out / "manifest.json").read_text())["chunks"]) == [
         "part-000000.parquet", "part-000001.parquet"]

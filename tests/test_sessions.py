@@ -4,7 +4,6 @@ import os
 import subprocess
 import sys
 
-import numba
 import numpy as np
 import polars as pl
 import pytest
@@ -16,6 +15,7 @@ from dokosim.run.driver import read_manifest
 from dokosim.rules import RulesError
 from dokosim.run.session import SessionError, simulate_sessions
 from dokosim.run.simulate import simulate
+from thread_util import on_one_and_two_threads
 
 ALL_BOCK = ["tie", "lost_announcement", "zero", "lost_solo"]
 # random players that sometimes reserve (voluntary and compulsory solos) and call
@@ -147,14 +147,8 @@ def test_without_compulsory_solos_the_deal_always_passes_on():
 def test_rows_depend_only_on_seed_and_session_id():
     kwargs = dict(seed=8, strategy="random,simple,random,simple", params=LIVELY,
                   rules={"preset": "ddv", "bock": ["lost_announcement"]})
-    saved = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate_sessions(120, chunk_size=120, **kwargs)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = simulate_sessions(120, chunk_size=37, **kwargs)
-    finally:
-        numba.set_num_threads(saved)
+    one, two = on_one_and_two_threads(lambda: simulate_sessions(120, chunk_size=120, **kwargs),
+                                      lambda: simulate_sessions(120, chunk_size=37, **kwargs))
     assert_frame_equal(one, two)
     shorter = simulate_sessions(50, **kwargs)
     assert_frame_equal(shorter, one.filter(pl.col("session_id") < 50))

@@ -8,7 +8,6 @@ import sys
 import textwrap
 import time
 
-import numba
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -17,6 +16,7 @@ from dokosim.run.dataset import scan
 from dokosim.run.driver import read_manifest
 from dokosim.run.simulate import SimulationError, simulate
 from dokosim.loop.registry import StrategyError
+from thread_util import on_one_and_two_threads
 
 
 def four_se(p, n):
@@ -41,14 +41,8 @@ def test_random_play_re_wins_at_the_c_floor_rate():
 def test_rows_do_not_depend_on_threads_or_chunks():
     kwargs = dict(seed=5, strategy="random,simple,random,simple",
                   params={"random": {"p_reserve": 0.3, "p_call": 0.2}})
-    saved = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate(30_000, chunk_size=30_000, **kwargs)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = simulate(30_000, chunk_size=7_000, **kwargs)
-    finally:
-        numba.set_num_threads(saved)
+    one, two = on_one_and_two_threads(lambda: simulate(30_000, chunk_size=30_000, **kwargs),
+                                      lambda: simulate(30_000, chunk_size=7_000, **kwargs))
     assert_frame_equal(one, two)
     part = simulate(1_000, seed=5, strategy="random,simple,random,simple").slice(500)
     tail = simulate(1_000, seed=5, strategy="random,simple,random,simple", chunk_size=500)

@@ -50,7 +50,7 @@ def test_bad_arguments_are_named(tmp_path):
         solve_deals(0)
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("keep me")
-    with pytest.raises(SolveDealsError, match="new or empty"):
+    with pytest.raises(SolveDealsError, match="is not empty and has no manifest.json"):
         solve_deals(2, out=tmp_path / "full")
     assert (tmp_path / "full" / "x").read_text() == "keep me"
     runner = CliRunner()

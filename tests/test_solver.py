@@ -97,48 +97,38 @@ def alphabeta_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cma
     return best
 
 
-def alphabeta_card_values(state):
-    """reference_card_values by alphabeta_eyes over the whole window (exact) for each card."""
+def card_values_by(search, state):
+    """{physical card: search's Re final eyes after it} for every legal card of the seat to move
+    (``search(st, hands, ..., rules, save, items, res)``); None when a search gives up (< 0)."""
     st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
     save = np.zeros((48, ST_LEN), dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    seat = int(st[P_TURN])
-    legal = int(legal_mask(st, hands[seat], plays, fclass, cmask))
+    legal = int(legal_mask(st, hands[int(st[P_TURN])], plays, fclass, cmask))
     values = {}
     st0, hands0 = st.copy(), hands.copy()
     for c in range(48):
         if legal >> c & 1:
             play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-            values[c] = int(alphabeta_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-                                           rules, save, items, res, -1, 241))
+            values[c] = int(search(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+                                   save, items, res))
+            if values[c] < 0:
+                return None
             st[:] = st0
             hands[:] = hands0
     return values
+
+
+def alphabeta_card_values(state):
+    """reference_card_values by alphabeta_eyes over the whole window (exact) for each card."""
+    return card_values_by(lambda *args: alphabeta_eyes(*args, -1, 241), state)
 
 
 def reference_card_values(state, max_nodes=10**12):
     """{physical card: Re's final eyes after it} for every legal card of the seat to move; None
     when the tree has more than ``max_nodes`` nodes."""
     budget = np.array([max_nodes], dtype=np.int64)
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
-    save = np.zeros((48, ST_LEN), dtype=np.int64)
-    items = np.zeros((2, N_ITEMS), dtype=np.int64)
-    res = np.zeros(RES_LEN, dtype=np.int64)
-    seat = int(st[P_TURN])
-    legal = int(legal_mask(st, hands[seat], plays, fclass, cmask))
-    values = {}
-    st0, hands0 = st.copy(), hands.copy()
-    for c in range(48):
-        if legal >> c & 1:
-            play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-            values[c] = int(reference_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-                                           rules, save, items, res, budget))
-            if values[c] < 0:
-                return None
-            st[:] = st0
-            hands[:] = hands0
-    return values
+    return card_values_by(lambda *args: reference_eyes(*args, budget), state)
 
 
 def cut(record: dict, n: int) -> dict:

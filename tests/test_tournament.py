@@ -209,5 +209,9 @@ def test_table_out_and_chart(tmp_path):
     assert sorted(games["seating"].unique().to_list()) == list(range(6))
     assert {"score_0", "strategy_3", "contract", "winner"} <= set(games.columns)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    again = run_cli("simple", "random", "--deals", 300, "--out", out)
-    assert again.exit_code == 2 and "new or empty directory" in again.output
+    again = run_cli("simple", "random", "--deals", 300, "--out", out)  # resumed: every seating read back
+    assert again.exit_code == 0, again.output
+    same = [line for line in result.stdout.splitlines() if "simple-random" in line]
+    assert same and same == [line for line in again.stdout.splitlines() if "simple-random" in line]
+    other = run_cli("simple", "random", "--deals", 300, "--seed", 9, "--out", out)
+    assert other.exit_code == 2 and "holds a run made with seed=" in other.output

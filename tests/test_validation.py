@@ -46,12 +46,16 @@ SIMULATE_BAD = [
 ]
 
 
+def refuses_naming_it(run, error, kwargs, name, value):
+    """``run(**kwargs, name=value)`` raises ``error`` with one line naming the argument."""
+    with pytest.raises(error) as info:
+        run(**{**kwargs, name: value})
+    assert one_line(info).startswith(f"{name}={value!r} is not valid: ")
+
+
 @pytest.mark.parametrize("name, value", SIMULATE_BAD)
 def test_simulate_refuses_a_bad_argument_naming_it(name, value):
-    kwargs = {"deals": 10, name: value}
-    with pytest.raises(SimulationError) as info:
-        dokosim.simulate(**kwargs)
-    assert one_line(info).startswith(f"{name}={value!r} is not valid: ")
+    refuses_naming_it(dokosim.simulate, SimulationError, {"deals": 10}, name, value)
 
 
 def test_the_message_says_what_is_valid():
@@ -80,10 +84,7 @@ SESSION_BAD = [
 
 @pytest.mark.parametrize("name, value", SESSION_BAD)
 def test_sessions_refuse_a_bad_argument_naming_it(name, value):
-    kwargs = {"rounds": 2, name: value}
-    with pytest.raises(SessionError) as info:
-        dokosim.simulate_sessions(**kwargs)
-    assert one_line(info).startswith(f"{name}={value!r} is not valid: ")
+    refuses_naming_it(dokosim.simulate_sessions, SessionError, {"rounds": 2}, name, value)
 
 
 TOURNAMENT_BAD = [
@@ -94,10 +95,7 @@ TOURNAMENT_BAD = [
 
 @pytest.mark.parametrize("name, value", TOURNAMENT_BAD)
 def test_tournaments_refuse_a_bad_argument_naming_it(name, value):
-    kwargs = {"strategies": ["simple", "random"], "deals": 10, name: value}
-    with pytest.raises(TournamentError) as info:
-        tournament(**kwargs)
-    assert one_line(info).startswith(f"{name}={value!r} is not valid: ")
+    refuses_naming_it(tournament, TournamentError, {"strategies": ["simple", "random"], "deals": 10}, name, value)
 
 
 def test_every_error_of_the_api_is_a_simulation_error():
@@ -110,9 +108,7 @@ PROBE_BAD = [("seed", 1.7), ("threads", "2"), ("probes_only", "yes"), ("chunk_si
 
 @pytest.mark.parametrize("name, value", PROBE_BAD)
 def test_call_probes_refuse_a_bad_argument_naming_it(name, value):
-    with pytest.raises(SimulationError) as info:
-        dokosim.probe_calls(10, "re", **{name: value})
-    assert one_line(info).startswith(f"{name}={value!r} is not valid: ")
+    refuses_naming_it(dokosim.probe_calls, SimulationError, {"deals": 10, "level": "re"}, name, value)
 
 
 # ---------------------------------------------------------------------------- finding 7: parameters

@@ -160,6 +160,19 @@ def parse_params(items: tuple[str, ...]) -> dict:
 # decorator (a fresh Option every time it is applied); a command whose option differs (another
 # default or help text) declares its own.
 SEED_OPTION = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+
+
+def deals_option(default: int = 100_000):
+    """--deals: how many deals a run plays (1 to validation.MAX_DEALS)."""
+    from ..validation import MAX_DEALS
+    return click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=default, show_default=True,
+                        help="Number of deals.")
+
+
+def seat_strategy_option(default: str):
+    """--strategy: one strategy for every seat, or one per seat."""
+    return click.option("--strategy", default=default, show_default=True,
+                        help="One strategy for all seats, or four comma-separated names.")
 RULES_OPTION = click.option("--rules", "rules_spec", default="ddv", show_default=True,
                             help="Preset name or a TOML file.")
 RULE_OPTION = click.option("--rule", "rule_overrides", multiple=True,
@@ -189,6 +202,12 @@ WHERE_OPTION = click.option("--where", default=None,
 WHERE_PATH_OPTION = click.option("--where-path", default=None,
                                  help="module:function, an @njit predicate of the four hand masks; only "
                                       "deals where it is true are played.")
+
+
+def CONDITION_OPTIONS(command):  # noqa: N802  (a decorator, named like the options it stacks)
+    """--hand, --where and --where-path (docs/conditions.md), the options of every command that
+    deals conditioned deals; their values go to the API through ``condition_kwargs``."""
+    return HAND_CONDITION_OPTION(WHERE_OPTION(WHERE_PATH_OPTION(command)))
 
 
 def parse_hand_items(items: tuple[str, ...], option: str = "--hand") -> dict[int, str]:

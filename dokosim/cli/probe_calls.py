@@ -6,9 +6,8 @@ import sys
 
 import click
 
-from ..validation import MAX_DEALS
-from .options import (JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
-                      THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, UsageError,
+from .options import (deals_option, seat_strategy_option, JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
+                      THREADS_OPTION, CONDITION_OPTIONS, UsageError,
                       check_out_file, condition_kwargs, parse_params, parse_rules)
 
 PROBES_OWNER = "probe-calls"
@@ -19,18 +18,15 @@ PROBES_OWNER = "probe-calls"
 @click.command("probe-calls", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--level", default="re", show_default=True,
               help="The call probed: re (Re or Kontra), no90, no60, no30, schwarz, or 1-5.")
-@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=100_000, show_default=True, help="Number of deals.")
+@deals_option()
 @SEED_OPTION
 @RULES_OPTION
 @RULE_OPTION
-@click.option("--strategy", default="heuristic", show_default=True,
-              help="One strategy for all seats, or four comma-separated names.")
+@seat_strategy_option("heuristic")
 @PARAM_OPTION
 @THREADS_OPTION
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the probes to this Parquet file.")
-@HAND_CONDITION_OPTION
-@WHERE_OPTION
-@WHERE_PATH_OPTION
+@CONDITION_OPTIONS
 @JSON_OPTION
 @QUIET_OPTION
 def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_items, threads, out,

@@ -7,8 +7,8 @@ import click
 
 from ..validation import MAX_ROUNDS
 from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
-                      WHERE_PATH_OPTION, UsageError, check_out_directory, condition_kwargs, dataset_run,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, CONDITION_OPTIONS,
+                      UsageError, check_out_directory, condition_kwargs, dataset_run,
                       parse_params)
 
 
@@ -33,9 +33,7 @@ from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, 
 @click.option("--out", type=click.Path(), default=None, help="Write a Parquet dataset to this directory.")
 @click.option("--keep-play", is_flag=True,
               help="Add each deal's game record to the dataset (column 'record'; needs --out).")
-@HAND_CONDITION_OPTION
-@WHERE_OPTION
-@WHERE_PATH_OPTION
+@CONDITION_OPTIONS
 @JSON_OPTION
 @QUIET_OPTION
 def session(rounds, deals, seed, rules_spec, rule_overrides, strategy, strategy_path, param_items,

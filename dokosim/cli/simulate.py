@@ -5,20 +5,18 @@ import json
 
 import click
 
-from ..validation import MAX_DEALS
-from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
+from .options import (deals_option, seat_strategy_option, CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
                       RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
-                      HAND_CONDITION_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, check_out_directory,
+                      CONDITION_OPTIONS, check_out_directory,
                       condition_kwargs, dataset_run, parse_params, parse_rules)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=100_000, show_default=True, help="Number of deals.")
+@deals_option()
 @SEED_OPTION
 @RULES_OPTION
 @RULE_OPTION
-@click.option("--strategy", default="random", show_default=True,
-              help="One strategy for all seats, or four comma-separated names.")
+@seat_strategy_option("random")
 @STRATEGY_PATH_OPTION
 @PARAM_OPTION
 @THREADS_OPTION
@@ -31,9 +29,7 @@ from .options import (CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION
 @click.option("--compulsory", is_flag=True, help="A forced solo is compulsory (the soloist leads).")
 @NO_CALLS_OPTION
 @click.option("--keep-play", is_flag=True, help="Add each deal's game record to the dataset.")
-@HAND_CONDITION_OPTION
-@WHERE_OPTION
-@WHERE_PATH_OPTION
+@CONDITION_OPTIONS
 @JSON_OPTION
 @QUIET_OPTION
 @SCHEDULER_OPTION

@@ -21,7 +21,7 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="With --deals: the deals.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="With --deals: a new or empty directory for the Parquet dataset.")
+              help="With --deals: a directory for the Parquet dataset (new, empty, or this command's own to resume).")
 @click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
               help="With --deals: the soloist of every solo.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000,
@@ -59,7 +59,7 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
         if file is not None or from_start or with_par or with_score:
             raise UsageError("give FILE (records) or --deals N --out DIR (simulated deals), not both")
         if out is None:
-            raise UsageError("--deals N needs --out DIR, a new or empty directory for the dataset")
+            raise UsageError("--deals N needs --out DIR, a directory for the dataset")
         check_out_directory(out)
         from ..dd.solve_deals import solve_deals
         rules = parse_rules(rules_spec, rule_overrides)

@@ -7,8 +7,8 @@ import click
 
 from ..validation import MAX_DEALS
 from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, HAND_CONDITION_OPTION, WHERE_OPTION,
-                      WHERE_PATH_OPTION, RunError, UsageError, check_out_directory, check_out_file, condition_kwargs,
+                      STRATEGY_PATH_OPTION, THREADS_OPTION, CONDITION_OPTIONS,
+                      RunError, UsageError, check_out_directory, check_out_file, condition_kwargs,
                       parse_params, parse_rules)
 
 
@@ -30,9 +30,7 @@ from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, S
               help="Save a PNG of the means with 95% error bars.")
 @click.option("--allow-cheating", is_flag=True,
               help="Allow strategies that read the other players' cards (dd_oracle); the report marks them.")
-@HAND_CONDITION_OPTION
-@WHERE_OPTION
-@WHERE_PATH_OPTION
+@CONDITION_OPTIONS
 @QUIET_OPTION
 @SCHEDULER_OPTION
 @CLUSTER_OPTION

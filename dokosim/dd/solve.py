@@ -108,6 +108,26 @@ def _check_node_limit(node_limit) -> None:
         raise ValueError(f"node_limit={node_limit!r} is not valid: an integer >= 0 (0: no limit)")
 
 
+def _replayed(record, then: dict | None = None) -> tuple[dict, dict | None, dict | None]:
+    """(the record as an object, its replay, None), or (record, None, the output line of a bad
+    record): a JSON text is parsed, the whole record checked and replayed as ``score`` replays
+    it; with ``then`` the position replayed is the record with those fields replaced (say, no
+    play: its first card)."""
+    if isinstance(record, (str, bytes)):
+        import orjson
+        try:
+            record = orjson.loads(record)
+        except orjson.JSONDecodeError as exc:
+            return record, None, {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+    try:
+        detail = replay_detail(record)
+        if not detail["error"] and then is not None:
+            detail = replay_detail({**record, **then})
+    except (RecordError, RulesError) as exc:
+        return record, None, _form_error(exc)
+    return (record, None, detail["output"]) if detail["error"] else (record, detail, None)
+
+
 def solve(record, from_start: bool = False, solver: Solver | None = None, node_limit: int | None = None) -> dict:
     """Solve a game record double-dummy: every hand open, best play by both sides, no more calls.
 
@@ -132,20 +152,9 @@ def solve(record, from_start: bool = False, solver: Solver | None = None, node_l
     """
     if node_limit is not None:
         _check_node_limit(node_limit)
-    if isinstance(record, (str, bytes)):
-        import orjson
-        try:
-            record = orjson.loads(record)
-        except orjson.JSONDecodeError as exc:
-            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
-    try:
-        detail = replay_detail(record)
-        if detail["error"]:
-            return detail["output"]
-        if from_start:
-            detail = replay_detail({**record, "play": []})
-    except (RecordError, RulesError) as exc:
-        return _form_error(exc)
+    record, detail, failed = _replayed(record, {"play": []} if from_start else None)
+    if failed is not None:
+        return failed
     state = detail["state"]
     st, hands = state[0], state[1]
     n = int(st[P_NPLAYED])
@@ -217,21 +226,9 @@ def par(record, node_limit: int = PAR_NODE_LIMIT, solver: Solver | None = None) 
     from ..engine.cards import T_QC
     _check_node_limit(node_limit)
     node_limit = int(node_limit)
-    if isinstance(record, (str, bytes)):
-        import orjson
-        try:
-            record = orjson.loads(record)
-        except orjson.JSONDecodeError as exc:
-            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
-    try:
-        checked = replay_detail(record)  # the whole record, as solve and score check it
-        if checked["error"]:
-            return checked["output"]
-        detail = replay_detail({**record, "play": [], "announcements": []})
-        if detail["error"]:
-            return detail["output"]
-    except (RecordError, RulesError) as exc:
-        return _form_error(exc)
+    record, detail, failed = _replayed(record, {"play": [], "announcements": []})
+    if failed is not None:
+        return failed
     rules = detail["packed"].rules
     seats = [s for s, mask in enumerate(detail["hands"]) if mask]
     both_qc = [s for s in seats if (detail["hands"][s] >> (2 * T_QC)) & 3 == 3]
@@ -304,22 +301,9 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
     """
     from ..engine.layout import RES_VALUE, RES_WINNER
     _check_node_limit(node_limit)
-    if isinstance(record, (str, bytes)):
-        import orjson
-        try:
-            record = orjson.loads(record)
-        except orjson.JSONDecodeError as exc:
-            return {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
-    try:
-        detail = replay_detail(record)
-        if detail["error"]:
-            return detail["output"]
-        if from_start:
-            detail = replay_detail({**record, "play": []})
-            if detail["error"]:
-                return detail["output"]
-    except (RecordError, RulesError) as exc:
-        return _form_error(exc)
+    record, detail, failed = _replayed(record, {"play": []} if from_start else None)
+    if failed is not None:
+        return failed
     state = detail["state"]
     st, hands = state[0], state[1]
     n = int(st[P_NPLAYED])

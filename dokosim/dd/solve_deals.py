@@ -40,12 +40,7 @@ def allowed_contracts(rules) -> tuple[str, ...]:
     return ("normal", *[f"{k}_solo" for k in SOLO_KINDS if k in rules.solos])
 
 
-def _check_out(out) -> Path:
-    from ..run.outputs import check_directory
-    path = check_directory(out)
-    if path.exists() and any(path.iterdir()):
-        raise SolveDealsError(f"--out {str(out)!r} must be a new or empty directory (it holds files)")
-    return path
+SOLVE_KEYS = ("kind", "deals", "seed", "rules", "declarer", "node_limit", "exact", "first", "contracts", "chunk")
 
 
 def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
@@ -55,9 +50,10 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     ``declarer`` as the soloist: one row per deal, ``columns()``. ``re_wins_K``: whether Re (the
     soloist in a solo, the QC holders in the normal game) reaches 121 under best play by both
     sides from the first card; ``re_eyes_K`` (only with ``exact``, else null): Re's final eyes
-    under best play; each null when its solve ran past ``node_limit`` nodes (0: no limit). ``out``: a new or empty directory for the Parquet dataset (a part file
-    per ``chunk`` deals, written whole, and ``solve.json`` with the settings), checked before any
-    work. ``contracts``: a subset of ``CONTRACTS`` (default: every one the rules allow; a solo
+    under best play; each null when its solve ran past ``node_limit`` nodes (0: no limit). ``out``: a directory for the Parquet dataset, checked before any work:
+    a part file per ``chunk`` deals through the run driver (run/driver.py: written whole, entered in
+    ``manifest.json``'s ledger; the same call on a partly written directory resumes it), and
+    ``solve.json`` with the settings and the time; the rows returned are then read back from it. ``contracts``: a subset of ``CONTRACTS`` (default: every one the rules allow; a solo
     the rules forbid is refused); ``first``: the first deal id (deals first .. first+deals-1).
     Returns the rows."""
     from ..records.record import replay_detail
@@ -71,6 +67,7 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     if not isinstance(exact, bool):
         raise SolveDealsError(f"exact={exact!r} is not valid: True or False")
     first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)
+    chunk = check_int("chunk", chunk, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
     rules = rules_from_object(rules)
     if rules.five_players or rules.bock:
         raise SolveDealsError("rules: five_players and bock belong to sessions; solve --deals plays deals of four")
@@ -82,24 +79,26 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
         raise SolveDealsError(f"contracts={contracts!r} is not valid: a list of {', '.join(allowed)} "
                               "(the contracts these rules allow)")
     contracts = tuple(k for k in CONTRACTS if k in contracts)
-    directory = _check_out(out) if out is not None else None
+    from ..run.driver import Chunk, ChunkStore, run_chunks
+    chunks = [Chunk(i, first + i * chunk, min(chunk, deals - i * chunk)) for i in range(-(-deals // chunk))]
+    settings = {"kind": "solve_deals", "deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
+                "node_limit": node_limit, "exact": exact, "first": first, "contracts": list(contracts),
+                "chunk": chunk, "columns": columns(contracts)}
+    store = None if out is None else ChunkStore.open(Path(out), settings, SOLVE_KEYS, chunks,
+                                                     error=SolveDealsError)
     sims = {k: Simulator(make_plan(first + deals, seed, rules, "random", contract=k, declarer=declarer,
                                    calls=False, keep_play=True)) for k in ("normal", *contracts)}
-    if directory is not None:
-        directory.mkdir(parents=True, exist_ok=True)
-        settings = {"deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
-                    "node_limit": node_limit, "exact": exact, "first": first, "contracts": list(contracts),
-                    "columns": columns(contracts)}
-        (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
     solver = Solver(node_limit=node_limit)
-    frames = []
     start = time.perf_counter()
     import sys
 
     from tqdm import tqdm
-    bar = tqdm(total=deals, unit=" deals", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
-    for start_id in range(first, first + deals, chunk):
-        n = min(chunk, first + deals - start_id)
+    schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
+              **{f"hand_{s}": pl.String for s in range(4)},
+              **{f"re_eyes_{k}": pl.Int16 for k in contracts}, **{f"re_wins_{k}": pl.Boolean for k in contracts}}
+
+    def solve_chunk(part: Chunk) -> pl.DataFrame:
+        start_id, n = part.first, part.count
         rows = {c: [] for c in columns(contracts)}
         per_contract = {k: sim.frame(start_id, n).sort("deal_id")["record"].to_list() for k, sim in sims.items()}
         for i in range(n):
@@ -121,19 +120,14 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
                 eyes = solver.eyes() if exact and wins is not None else None
                 rows[f"re_eyes_{k}"].append(eyes)
                 rows[f"re_wins_{k}"].append(wins)
-            bar.update(1)
-        schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
-                  **{f"hand_{s}": pl.String for s in range(4)},
-                  **{f"re_eyes_{k}": pl.Int16 for k in contracts}, **{f"re_wins_{k}": pl.Boolean for k in contracts}}
-        part = pl.DataFrame(rows, schema=schema).select(columns(contracts))
-        if directory is not None:
-            from ..run.outputs import replace_atomically
-            replace_atomically(directory / f"part-{(start_id - first) // chunk:06d}.parquet",
-                               lambda tmp: part.write_parquet(tmp))
-        frames.append(part)
-    bar.close()
-    result = pl.concat(frames)
-    if directory is not None:
-        settings["seconds"] = round(time.perf_counter() - start, 3)
-        (directory / SETTINGS).write_text(json.dumps(settings, indent=1) + "\n")
-    return result
+        return pl.DataFrame(rows, schema=schema).select(columns(contracts))
+
+    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
+    with tqdm(total=deals, initial=done, unit=" deals", disable=quiet or not sys.stderr.isatty(),
+              dynamic_ncols=True) as bar:
+        frames = run_chunks(chunks, solve_chunk, store, bar.update)
+    if store is None:
+        return pl.concat(frames)
+    from ..run.driver import write_json_atomic
+    write_json_atomic(store.directory / SETTINGS, {**settings, "seconds": round(time.perf_counter() - start, 3)})
+    return pl.concat([pl.read_parquet(store.directory / name) for name in sorted(store.manifest["chunks"])])

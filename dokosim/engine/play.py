@@ -32,6 +32,15 @@ TH_MASK = np.int64(3) << np.int64(2 * T_TH)
 ALL_SEATS = np.int64(15)
 
 
+@kernel
+def new_position():
+    """The arrays of one deal's position as ``play_card`` takes them, zeroed: (st, hands, plays,
+    play_seat, trick_winner, power, fclass, cmask); ``setup_deal`` fills them."""
+    return (np.zeros(ST_LEN, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(48, dtype=np.int64),
+            np.zeros(48, dtype=np.int64), np.zeros(12, dtype=np.int64), np.zeros(48, dtype=np.int64),
+            np.zeros(48, dtype=np.int64), np.zeros(5, dtype=np.int64))
+
+
 @inline_kernel
 def contract_scheme(contract):
     """Trump scheme of a contract code."""

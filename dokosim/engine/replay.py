@@ -12,14 +12,14 @@ from .jit import kernel
 from .layout import (
     E_BAD_CONTRACT, E_MARRIAGE_WITHOUT_QC, E_NOT_THE_PACK, E_OK, P_HAND_SIZE, P_NPLAYED, P_TURN,
     R_POVERTY, R_SOLO_MASK,
-    ST_LEN,
 )
 from .deal import (
     NORMAL_TRUMPS, exchange_cards, hands_from_types, may_declare_poverty, poverty_pass_error,
     poverty_return_error,
 )
 from .play import (
-    QC_MASK, apply_piglets, call_error, card_error, make_call, play_card, setup_deal, setup_poverty,
+    QC_MASK, apply_piglets, call_error, card_error, make_call, new_position, play_card, setup_deal,
+    setup_poverty,
 )
 from .scoring import describe_state, score_deal
 
@@ -138,14 +138,7 @@ def replay_batch(hand_types, dealer, contract, declarer, compulsory, poverty_in,
     while it parses the next block (the kernel releases the GIL); threads inside the
     kernel would only add start-up and waiting per block on a busy machine.
     """
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.int64)
-    plays = np.zeros(48, dtype=np.int64)
-    play_seat = np.zeros(48, dtype=np.int64)
-    trick_winner = np.zeros(12, dtype=np.int64)
-    power = np.zeros(48, dtype=np.int64)
-    fclass = np.zeros(48, dtype=np.int64)
-    cmask = np.zeros(5, dtype=np.int64)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = new_position()
     for r in range(hand_types.shape[0]):
         replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], poverty_in[r],
                    plays_in[r], n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays,

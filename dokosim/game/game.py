@@ -35,6 +35,18 @@ _CALL_LEVEL_NAMES = ("", "re", "no90", "no60", "no30", "schwarz")
 assert len(ACTION_NAMES) == N_ACTIONS
 
 
+
+def deal_rules(rules, what: str) -> Rules:
+    """``rules`` (a Rules, preset name or dict) for single deals, or GameError in one line: bad
+    rules, or five players and bock, which belong to sessions (``what`` says what steps deals)."""
+    try:
+        rules = rules if isinstance(rules, Rules) else rules_from_object(rules)
+    except ValueError as exc:
+        raise GameError(f"rules: {exc}") from None
+    if rules.five_players or rules.bock:
+        raise GameError(f"rules: five_players and bock belong to sessions; {what}")
+    return rules
+
 class GameError(SimulationError):
     """A bad argument or an illegal action (a ValueError). ``kind`` is the GAME_RECORD.md error kind
     when a rule was broken (``follow_suit``, ``announcement_too_late``, ...), else ``bad_field``;
@@ -131,12 +143,7 @@ class Game:
 
     def __init__(self, rules="ddv", seed: int = 0, deal_id: int = 0, dealer: int | None = None,
                  hands=None, calls: bool = True, call_rounds: str = "once", owes_solo=()):
-        try:
-            self.rules = rules if isinstance(rules, Rules) else rules_from_object(rules)
-        except ValueError as exc:
-            raise GameError(f"rules: {exc}") from None
-        if self.rules.five_players or self.rules.bock:
-            raise GameError("rules: five_players and bock belong to sessions; a Game is one deal of four")
+        self.rules = deal_rules(rules, "a Game is one deal of four")
         for name, value, hi in (("seed", seed, 2**63 - 1), ("deal_id", deal_id, 2**62 - 1)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= hi:
                 raise GameError(f"{name} must be an integer from 0 to {hi}, got {value!r}")

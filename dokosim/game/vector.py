@@ -19,8 +19,7 @@ import numpy as np
 from ..engine import game_state as gs
 from ..engine import vector_game as vg
 from ..engine.rng import RNG_LEN
-from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError
-from ..rules import Rules, rules_from_object
+from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError, deal_rules
 
 OBSERVATIONS = ("float32", "uint8", None)
 MIN_BLOCK = 64  # rows a thread takes at a time, at least
@@ -113,12 +112,7 @@ class VectorGame:
             raise GameError(f"observation={observation!r} is not valid: 'float32', 'uint8' or None")
         if legal not in LEGAL_FORMS:
             raise GameError(f"legal={legal!r} is not valid: 'mask' (int8, n x {N_ACTIONS}) or 'bits' (int64, n)")
-        try:
-            self.rules = rules if isinstance(rules, Rules) else rules_from_object(rules)
-        except ValueError as exc:
-            raise GameError(f"rules: {exc}") from None
-        if self.rules.five_players or self.rules.bock:
-            raise GameError("rules: five_players and bock belong to sessions; a VectorGame steps single deals")
+        self.rules = deal_rules(rules, "a VectorGame steps single deals")
         self.n, self.seed, self.first_deal_id = int(n), int(seed), int(first_deal_id)
         self.observation, self.legal_form = observation, legal
         fresh = np.zeros(gs.G_LEN, np.int64)  # a deal before its start, as Game() sets it up

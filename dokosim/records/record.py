@@ -960,18 +960,10 @@ def replay_detail(obj) -> dict:
     Seats are the record's: ``players`` 4 or 5, ``dealer``, ``hands`` (one mask per seat, 0
     for a five-player dealer), ``play_seat``, ``trick_winner``, ``re_mask`` and ``calls``
     ((cards_played, seat, level, named side)); ``packed`` is the engine's form (engine seats)."""
-    from ..engine.layout import ST_LEN
-    from ..engine.play import contract_scheme
+    from ..engine.play import contract_scheme, new_position
     from ..engine.replay import replay_one
     p = parse_record(obj)
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.int64)
-    plays = np.zeros(48, dtype=np.int64)
-    play_seat = np.zeros(48, dtype=np.int64)
-    trick_winner = np.zeros(12, dtype=np.int64)
-    power = np.zeros(48, dtype=np.int64)
-    fclass = np.zeros(48, dtype=np.int64)
-    cmask = np.zeros(5, dtype=np.int64)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = new_position()
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
     err = np.zeros(ERR_LEN, dtype=np.int64)

@@ -23,6 +23,7 @@ from .simulate import SimulationError
 from .simulator import make_plan
 from ..validation import check_bool, check_threads
 from ..engine.jit import ensure_loop
+from .driver import Chunk, chunks_of, run_chunks
 from ..loop.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
 CALL_LEVELS = {"re": 1, "no90": 2, "no60": 3, "no30": 4, "schwarz": 5}
@@ -74,20 +75,20 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     for seat, s in enumerate(plan.strategies):
         param_table[seat] = s.param_vector()
     control, packed_rules = plan.control(), plan.rules.packed()
+    loop = ensure_loop(module.run_chunk, "the deal loop")
+
+    def probe(chunk: Chunk) -> pl.DataFrame:
+        out = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
+        loop(module.MODE_PROBES, plan.seed, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
+             4, 1, 0, lv, control, packed_rules, table, strategy_ids, param_table, out, *module.no_logs())
+        if probes_only:
+            out = out[out[:, 2] >= 0]
+        return pl.DataFrame({name: out[:, i] for i, name in enumerate(module.PROBE_COLUMNS)})
+
     from tqdm import tqdm
-    frames = []
     with tqdm(total=plan.deals, unit=" deals", unit_scale=True, dynamic_ncols=True,
               disable=quiet or not sys.stderr.isatty()) as bar:
-        for first in range(0, plan.deals, plan.chunk_size):
-            n = min(plan.chunk_size, plan.deals - first)
-            out = np.zeros((n, module.PROBE_LEN), dtype=np.int64)
-            loop = ensure_loop(module.run_chunk, "the deal loop")
-            loop(module.MODE_PROBES, plan.seed, first, n, min(n, 4 * numba.get_num_threads()), 4, 1, 0, lv,
-                 control, packed_rules, table, strategy_ids, param_table, out, *module.no_logs())
-            if probes_only:
-                out = out[out[:, 2] >= 0]
-            frames.append(pl.DataFrame({name: out[:, i] for i, name in enumerate(module.PROBE_COLUMNS)}))
-            bar.update(n)
+        frames = run_chunks(chunks_of(plan.deals, plan.chunk_size), probe, None, bar.update)
     if not frames:
         return pl.DataFrame({name: np.zeros(0, dtype=np.int64) for name in module.PROBE_COLUMNS})
     frame = pl.concat(frames)

@@ -108,19 +108,20 @@ class _Parser:
             raise self.error(f"unexpected {text!r} at character {pos + 1}")
         return tree
 
-    def or_(self):
-        a = self.and_()
-        while self.peek()[1] == "or":
-            self.take()
-            a = ("or", a, self.and_())
+    def left_associative(self, operators, operand):
+        """``operand (op operand)*`` for the binary operators ``operators``, grouped to the left:
+        (op, left, right) nodes."""
+        a = operand()
+        while self.peek()[1] in operators:
+            op = self.take()[1]
+            a = (op, a, operand())
         return a
 
+    def or_(self):
+        return self.left_associative(("or",), self.and_)
+
     def and_(self):
-        a = self.not_()
-        while self.peek()[1] == "and":
-            self.take()
-            a = ("and", a, self.not_())
-        return a
+        return self.left_associative(("and",), self.not_)
 
     def not_(self):
         if self.peek()[1] == "not":
@@ -140,18 +141,10 @@ class _Parser:
         return a if result is None else result
 
     def sum_(self):
-        a = self.product()
-        while self.peek()[1] in ("+", "-"):
-            op = self.take()[1]
-            a = (op, a, self.product())
-        return a
+        return self.left_associative(("+", "-"), self.product)
 
     def product(self):
-        a = self.unary()
-        while self.peek()[1] == "*":
-            self.take()
-            a = ("*", a, self.unary())
-        return a
+        return self.left_associative(("*",), self.unary)
 
     def unary(self):
         if self.peek()[1] == "-":

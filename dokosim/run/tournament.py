@@ -28,6 +28,7 @@ import polars as pl
 
 from .conditions import parse_conditions
 from ..validation import MAX_DEALS
+from .driver import Chunk, chunk_name
 from .outputs import writing
 from ..rules import Rules, rules_from_object
 from ..stats import LEVEL, Interval, mean_interval
@@ -191,24 +192,21 @@ class TournamentResult:
         return json.dumps(self.to_dict())
 
 
-def _check_out(out) -> Path | None:
-    """``out`` checked before the work: a new or empty directory that can be created and written
-    (``outputs.check_directory``; OutputError or TournamentError otherwise)."""
-    from .outputs import check_directory
+TOURNAMENT_SCHEMA = 1
+# What decides a tournament's rows: a directory holding another tournament is refused.
+TOURNAMENT_KEYS = ("kind", "schema_version", "names", "deals", "seed", "rules", "params", "conditions",
+                   "seatings")
+
+
+def _open_out(out, manifest: dict, n_seatings: int, deals: int):
+    """The run directory of ``out`` (driver.ChunkStore: one chunk a seating), created or verified
+    before the first seating plays; None without ``out``. A directory of the same tournament is
+    resumed: its verified seatings are read back, not played again."""
+    from .driver import Chunk, ChunkStore
     if out is None:
         return None
-    path = Path(out)
-    if path.exists() and (not path.is_dir() or any(path.iterdir())):
-        raise TournamentError(f"out {str(path)!r} must be a new or empty directory")
-    return check_directory(path, "out")
-
-
-def _write_seating(directory: Path, index: int, frame: pl.DataFrame) -> None:
-    """Seating ``index``'s games as ``part-NNNNNN.parquet`` (a temporary name, then a rename)."""
-    from .driver import write_chunk
-    with writing(directory):
-        directory.mkdir(parents=True, exist_ok=True)
-    write_chunk(directory, index, frame)
+    chunks = [Chunk(i, 0, deals) for i in range(n_seatings)]
+    return ChunkStore.open(Path(out), manifest, TOURNAMENT_KEYS, chunks, error=TournamentError)
 
 
 def _write_info(directory: Path, info: dict) -> None:
@@ -231,7 +229,8 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     value is checked against the strategies its key addresses). ``out``: a new
     directory for a Parquet dataset with one row per deal and seating
     (``part-NNNNNN.parquet`` per seating, ``tournament.json`` with the settings
-    and results). Raises TournamentError (a SimulationError), StrategyError or
+    and results, ``manifest.json`` with the run driver's ledger); the same tournament on a
+    directory it partly wrote resumes (each verified seating is read back, the others played). Raises TournamentError (a SimulationError), StrategyError or
     RulesError on bad arguments, each naming the argument and what is valid
     (docs/tournament.md). ``scheduler`` (a dask.distributed address) or ``cluster``
     (``"local:N"``, one LocalCluster for all seatings) run the seatings on Dask
@@ -276,7 +275,12 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     if conditioned and any(python_agent(n) is not None for n in names):
         raise TournamentError("conditions (hands, where, where_path) are not available with Python agents "
                               "yet: their seatings are played through Game")
-    directory = _check_out(out)
+    store = _open_out(out, {"kind": "tournament", "schema_version": TOURNAMENT_SCHEMA, "names": names,
+                            "deals": int(deals), "seed": seed, "rules": rules.to_dict(),
+                            "params": {str(k): v for k, v in params.items()},
+                            "conditions": {"hands": hands, "where": where, "where_path": where_path},
+                            "seatings": [list(s) for s in plan]}, len(plan), int(deals))
+    directory = None if store is None else store.directory
     acceptance = None
     if hands is not None or where is not None or where_path is not None:
         from .simulator import make_plan  # the acceptance rate: the dealing, whoever plays
@@ -290,7 +294,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     with _backend(scheduler, cluster) as address:
         for index, seating in enumerate(_progress(plan, quiet)):
             seat_names = [names[k] for k in seating]
-            if any(python_agent(n) is not None for n in seat_names):  # Python agents: through Game
+            if store is not None and index in store.done:  # resumed: the seating verified on disk
+                frame = pl.read_parquet(directory / chunk_name(index))
+            elif any(python_agent(n) is not None for n in seat_names):  # Python agents: through Game
                 if hands is not None or where is not None or where_path is not None:
                     raise TournamentError("conditions (hands, where, where_path) are not available with "
                                           "Python agents yet: their seatings are played through Game")
@@ -301,9 +307,10 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                 frame = simulate(int(deals), seed, rules, seat_names, threads=threads,
                                  params=seat_params(seating, names, tags, params), quiet=True,
                                  scheduler=address, hands=hands, where=where, where_path=where_path)
-            frame = _label_frame(frame, index, [tags[k] for k in seating])
-            if directory is not None:
-                _write_seating(directory, index, frame)
+            if store is None or index not in store.done:
+                frame = _label_frame(frame, index, [tags[k] for k in seating])
+                if store is not None:
+                    store.write(Chunk(index, 0, int(deals)), frame)
             total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating,
                                    len(names))
             deal_ids = frame["deal_id"]

@@ -28,7 +28,7 @@ from ..engine.layout import (
     P_LEVEL_RE, P_NPLAYED, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
     ST_LEN,
 )
-from ..engine.play import legal_mask, play_card
+from ..engine.play import legal_mask, new_position, play_card
 from ..engine.scoring import score_deal, settle
 from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
@@ -232,19 +232,15 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
     for s in range(4):
         cap0[s] = cards_left(pub, s) if s != seat else 0
     must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
-    st = np.zeros(ST_LEN, dtype=np.int64)
+    st, hs, pl2, ps2, tw2, _, _, _ = new_position()  # a sampled deal (its tables are this deal's)
     base = np.zeros(ST_LEN, dtype=np.int64)
     for i in range(PUBLIC_LEN):
         base[i] = pub[i]
     base[H_TABLES] = 0
     if n & 3:  # legal_mask reads the led class from st (play_card keeps it)
         base[H_LED_MASK] = cmask[fclass[plays[n & ~3]]]
-    hs = np.zeros(4, dtype=np.int64)
     h2 = np.zeros(4, dtype=np.int64)
     cap = np.zeros(4, dtype=np.int64)
-    pl2 = np.zeros(48, dtype=np.int64)
-    ps2 = np.zeros(48, dtype=np.int64)
-    tw2 = np.zeros(12, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
     for i in range(n):

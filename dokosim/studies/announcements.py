@@ -258,9 +258,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     if charts:
         _chart(by_chance, summary, out, f"{deals:,} deals per level, strategy '{strategy}', rules "
                f"{rules_label(RULES)}, seed {seed}; bands: 95% intervals; bins with >= {MIN_BIN} probes")
-    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS)
-    if pimc_deals is not None:
-        sizes["pimc"] = pimc_deals
+    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS, pimc_deals)
     skill_rows, skill_summaries = [], []
     for skill in (SKILLS if skills is None else skills):
         if skill == strategy and sizes[skill] == deals:

@@ -44,21 +44,37 @@ def _solve_chunk(task):
     return solos.select(keep).join(normal.select("deal_id", "re_wins_normal"), on="deal_id")
 
 
-def solve_all(deals: int, seed: int, jobs: int, quiet: bool) -> pl.DataFrame:
-    """Every deal's answers, computed in ``jobs`` worker processes (chunks of CHUNK deals)."""
+PAR_KEYS = ("kind", "seed", "deals", "chunk", "rules", "declarer", "solo_node_limit", "normal_node_limit")
+
+
+def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> pl.DataFrame:
+    """Every deal's answers, computed in ``jobs`` worker processes (chunks of CHUNK deals) and
+    written chunk by chunk to the run directory ``directory`` (the run driver's, default under the
+    study datasets' directory): an interrupted run, run again, loses at most the chunks that were
+    being solved, and memory holds one chunk per process."""
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing
 
     from tqdm import tqdm
-    tasks = [(seed, first, min(CHUNK, deals - first)) for first in range(0, deals, CHUNK)]
-    frames = []
-    bar = tqdm(total=deals, unit=" deals", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for frame in pool.map(_solve_chunk, tasks):
-            frames.append(frame)
-            bar.update(frame.height)
+
+    from ..run.driver import Chunk, ChunkStore
+    from .data import data_root
+    directory = directory or data_root() / f"par_s{seed}_n{deals}"
+    chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
+    manifest = {"kind": "par", "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES,
+                "declarer": DECLARER, "solo_node_limit": SOLO_NODE_LIMIT, "normal_node_limit": NORMAL_NODE_LIMIT}
+    store = ChunkStore.open(directory, manifest, PAR_KEYS, chunks)
+    todo = [c for c in chunks if c.index not in store.done]
+    bar = tqdm(total=deals, initial=deals - sum(c.count for c in todo), unit=" deals",
+               disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    if todo:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for chunk, frame in zip(todo, pool.map(_solve_chunk, [(seed, c.first, c.count) for c in todo])):
+                store.write(chunk, frame)
+                bar.update(frame.height)
     bar.close()
-    return pl.concat(frames).sort("deal_id")
+    return pl.concat([pl.read_parquet(store.directory / name) for name in sorted(store.manifest["chunks"])]
+                     ).sort("deal_id")
 
 
 def table(frame: pl.DataFrame) -> pl.DataFrame:

@@ -410,9 +410,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     deals = deals or DEFAULT_DEALS
     out = results_dir(results, STUDY)
     skills = SKILLS if skills is None else tuple(skills)
-    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS)
-    if pimc_deals is not None:
-        sizes["pimc"] = pimc_deals
+    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS, pimc_deals)
     n_tour = min(TOURNAMENT_DEALS, deals) if tournament_deals is None else tournament_deals
     say(quiet, f"poverty: {deals} deals with the poverty rule and {deals} without")
     without = {}

@@ -19,11 +19,13 @@ SKILLS = ("simple", "heuristic", "pimc")
 SKILL_COLOR = {"simple": "#9a9a9a", "heuristic": "#2b6ea6", "pimc": "#c2553a"}
 
 
-def skill_deals(study_deals: int, pimc_share: float, min_pimc: int) -> dict[str, int]:
+def skill_deals(study_deals: int, pimc_share: float, min_pimc: int, pimc_deals: int | None = None
+                ) -> dict[str, int]:
     """Deals per skill for a study of ``study_deals``: the study's size for simple and heuristic,
-    ``pimc_share`` of it (at least ``min_pimc``, at most the study's size) for pimc."""
+    ``pimc_share`` of it (at least ``min_pimc``, at most the study's size) for pimc, or
+    ``pimc_deals`` where the caller gives it."""
     pimc = min(study_deals, max(min_pimc, round(study_deals * pimc_share)))
-    return {"simple": study_deals, "heuristic": study_deals, "pimc": pimc}
+    return {"simple": study_deals, "heuristic": study_deals, "pimc": pimc if pimc_deals is None else pimc_deals}
 
 
 def row(figure: str, skill: str, deals: int, estimate, lo, hi, unit: str = "") -> dict:

@@ -303,9 +303,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     overall = by_count(dfg, ["kind"])
     write_table(overall, out / "overall", "Solo win rate and soloist score, all hands", note)
 
-    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS)
-    if pimc_deals is not None:
-        sizes["pimc"] = pimc_deals
+    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS, pimc_deals)
     skill_rows, skill_by_trumps = [], []
     for skill in (SKILLS if skills is None else skills):
         if skill == strategy and sizes[skill] == deals:

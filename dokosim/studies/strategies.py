@@ -48,7 +48,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
 
     from .skills import skill_deals
     deals = deals or DEFAULT_DEALS
-    n_pimc = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS)["pimc"] if pimc_deals is None else pimc_deals
+    n_pimc = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS, pimc_deals)["pimc"]
     out = results_dir(results, STUDY)
     names, notes = available(candidates)
     rows = []
