@@ -177,7 +177,7 @@ def test_a_full_disk_mid_run_is_one_line_and_the_chunks_written_stay_valid(tmp_p
     assert_one_line(r, 1, "cannot write", "part-000001.parquet", "No space left on device")
     assert read_manifest(out)["deals"] == 300
     assert scan(out).collect().height == 100  # chunk 0 is whole; the half-written one was removed
-    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "part-000000.parquet"]
+    assert sorted(p.name for p in out.iterdir()) == ["_chunks.jsonl", "manifest.json", "part-000000.parquet"]
     monkeypatch.undo()
     again = run(*args)  # room again: the same command finishes the dataset
     assert again.exit_code == 0, again.output

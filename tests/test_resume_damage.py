@@ -123,11 +123,10 @@ def test_a_chunk_of_another_run_is_refused_and_played_again(command, with_entry,
     whole, other = reference[command]
     out = fresh_copy(whole, tmp_path)
     shutil.copy(other / "part-000003.parquet", out / "part-000003.parquet")
-    if with_entry:
-        manifest = json.loads((out / "manifest.json").read_text())
-        foreign = json.loads((other / "manifest.json").read_text())
-        manifest["chunks"]["part-000003.parquet"] = foreign["chunks"]["part-000003.parquet"]
-        (out / "manifest.json").write_text(json.dumps(manifest))
+    if with_entry:  # the other run's ledger line, appended: the last line of a file wins
+        foreign = driver.read_ledger(other)["part-000003.parquet"]
+        with open(out / driver.LEDGER, "a") as ledger:
+            ledger.write(json.dumps(foreign) + "\n")
     said = run(command, out)
     assert f"part-000003.parquet {said_of_it}: playing its deals again" in said
     assert_frame_equal(rows(command, out), rows(command, whole))
@@ -153,8 +152,7 @@ def test_ctrl_c_in_the_middle_of_a_write_leaves_a_resumable_run(command, referen
     code, said = attempt(command, out)
     assert code == 130, said  # Ctrl-C: the CLI's exit code, the API's KeyboardInterrupt
     assert not list(out.glob("*.tmp"))
-    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"]) == [
-        "part-000000.parquet", "part-000001.parquet"]
+    assert sorted(driver.read_ledger(out)) == ["part-000000.parquet", "part-000001.parquet"]
     monkeypatch.setattr(driver, "write_parquet", real)
     run(command, out)
     assert_frame_equal(rows(command, out), rows(command, whole))
@@ -166,9 +164,9 @@ def test_a_chunk_written_before_its_ledger_entry_is_played_again(command, refere
     entered, so it is played again (at most one chunk of work is lost)."""
     whole, _ = reference[command]
     out = fresh_copy(whole, tmp_path)
-    manifest = json.loads((out / "manifest.json").read_text())
-    del manifest["chunks"]["part-000003.parquet"]
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    ledger = out / driver.LEDGER
+    ledger.write_text("".join(line + "\n" for line in ledger.read_text().splitlines()
+                              if "part-000003.parquet" not in line))
     said = run(command, out)
     assert "part-000003.parquet is not in the run's ledger" in said
     assert said.count("playing its deals again") == 1
@@ -192,13 +190,48 @@ def test_a_dataset_written_before_the_ledger_is_adopted(tmp_path, capfd):
     dokosim.simulate(300, seed=2, out=out, chunk_size=100)
     reference = scan(out).sort("deal_id").collect()
     manifest = json.loads((out / "manifest.json").read_text())
-    del manifest["chunks"], manifest["plan_hash"]
+    del manifest["plan_hash"]
     (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / driver.LEDGER).unlink()
     part = out / "part-000001.parquet"
     pl.read_parquet(part).head(40).write_parquet(part)  # readable, but not the whole chunk
     capfd.readouterr()
     dokosim.simulate(300, seed=2, out=out, chunk_size=100)
     assert "part-000001.parquet is not in the run's ledger" in capfd.readouterr().err
-    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"]) == [
-        f"part-00000{i}.parquet" for i in range(3)]
+    assert sorted(driver.read_ledger(out)) == [f"part-00000{i}.parquet" for i in range(3)]
     assert_frame_equal(scan(out).sort("deal_id").collect(), reference)
+
+
+def test_a_torn_ledger_line_and_a_missing_chunk_are_recovered(tmp_path, capfd):
+    """A ledger whose last line was cut (a crash in the middle of the append) and a chunk file
+    deleted by hand: the cut line is skipped (its chunk played again, as not in the ledger), the
+    missing chunk is named and played again; the rows are an uninterrupted run's."""
+    out = tmp_path / "ds"
+    dokosim.simulate(400, seed=4, out=out, chunk_size=100)
+    reference = scan(out).sort("deal_id").collect()
+    ledger = out / driver.LEDGER
+    ledger.write_text(ledger.read_text()[:-40])
+    (out / "part-000001.parquet").unlink()
+    capfd.readouterr()
+    dokosim.simulate(400, seed=4, out=out, chunk_size=100)
+    said = capfd.readouterr().err
+    assert "part-000001.parquet is in the run's ledger but missing: playing its deals again" in said
+    assert "part-000003.parquet is not in the run's ledger" in said
+    assert_frame_equal(scan(out).sort("deal_id").collect(), reference)
+
+
+def test_a_run_stopped_before_its_first_chunk_resumes_and_scan_says_so(tmp_path):
+    """Stopped after the manifest, before any chunk (a temporary file of the manifest left too):
+    reading it is one line; the same command then resumes."""
+    out = tmp_path / "ds"
+    dokosim.simulate(200, seed=4, out=out, chunk_size=100)
+    for f in out.glob("part-*.parquet"):
+        f.unlink()
+    (out / driver.LEDGER).write_text("")
+    (out / "manifest.json.host.1.abc.tmp").write_text("{")
+    with pytest.raises(driver.DatasetError, match="holds no finished chunk yet"):
+        scan(out)
+    (out / driver.LEDGER).unlink()  # killed while the manifest was written (before the ledger)
+    (out / "manifest.json").unlink()
+    dokosim.simulate(200, seed=4, out=out, chunk_size=100)  # the .tmp does not make it "not empty"
+    assert scan(out).collect().height == 200

@@ -8,8 +8,10 @@ import json
 
 import click
 
-from .options import (RULE_OPTION, RULES_OPTION, SEED_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, UsageError,
-                      condition_kwargs, parse_rules)
+from .options import (
+    RULES_OPTION, RULE_OPTION, SEED_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, condition_kwargs, parse_rules,
+    UsageError,
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -15,15 +15,24 @@ import click
 
 from ..rules import RulesError, load_rules
 
+
 @contextmanager
 def dataset_run(out):
     """Around a simulation that may write a dataset to ``out``: a bad argument (any ValueError:
     SimulationError, StrategyError, a dataset made by another command, an output path that cannot
     be written) becomes a one-line usage error; Ctrl-C says how to resume and exits 130."""
+    with resumable(out):
+        try:
+            yield
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+@contextmanager
+def resumable(out):
+    """Around a run that may write to ``out``: Ctrl-C says how to resume and exits 130."""
     try:
         yield
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         previous = None
         with suppress(ValueError):  # (signal handlers can be set in the main thread only)

@@ -6,8 +6,9 @@ import sys
 import click
 
 from ..validation import MAX_DEALS
-from .options import (NO_CALLS_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION, UsageError, check_out_file,
-                      parse_rules)
+from .options import (
+    NO_CALLS_OPTION, RULES_OPTION, RULE_OPTION, SEED_OPTION, check_out_file, parse_rules, UsageError,
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,9 +6,11 @@ import sys
 
 import click
 
-from .options import (deals_option, seat_strategy_option, JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SEED_OPTION,
-                      THREADS_OPTION, CONDITION_OPTIONS, UsageError,
-                      check_out_file, condition_kwargs, parse_params, parse_rules)
+from .options import (
+    CONDITION_OPTIONS, JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULES_OPTION, RULE_OPTION, SEED_OPTION,
+    THREADS_OPTION, check_out_file, condition_kwargs, deals_option, parse_params, parse_rules,
+    seat_strategy_option, UsageError,
+)
 
 PROBES_OWNER = "probe-calls"
 """The command named in the marker of a probes file (``outputs.written_by``): a later

@@ -6,10 +6,11 @@ import json
 import click
 
 from ..validation import MAX_ROUNDS
-from .options import (JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, CONDITION_OPTIONS,
-                      UsageError, check_out_directory, condition_kwargs, dataset_run,
-                      parse_params)
+from .options import (
+    CONDITION_OPTIONS, JSON_OPTION, NO_CALLS_OPTION, QUIET_OPTION, RULES_OPTION, SEED_OPTION,
+    STRATEGY_PATH_OPTION, THREADS_OPTION, check_out_directory, condition_kwargs, dataset_run, parse_params,
+    UsageError,
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

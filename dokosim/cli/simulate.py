@@ -5,10 +5,12 @@ import json
 
 import click
 
-from .options import (deals_option, seat_strategy_option, CLUSTER_OPTION, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION, RULE_OPTION,
-                      RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
-                      CONDITION_OPTIONS, check_out_directory,
-                      condition_kwargs, dataset_run, parse_params, parse_rules)
+from .options import (
+    CLUSTER_OPTION, CONDITION_OPTIONS, JSON_OPTION, NO_CALLS_OPTION, PARAM_OPTION, QUIET_OPTION,
+    RULES_OPTION, RULE_OPTION, SCHEDULER_OPTION, SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION,
+    check_out_directory, condition_kwargs, dataset_run, deals_option, parse_params, parse_rules,
+    seat_strategy_option,
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

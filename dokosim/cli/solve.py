@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_out_directory, parse_rules
+from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_out_directory, dataset_run, parse_rules
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,10 +63,8 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
         check_out_directory(out)
         from ..dd.solve_deals import solve_deals
         rules = parse_rules(rules_spec, rule_overrides)
-        try:
+        with dataset_run(out):  # a bad argument: one line, exit 2; Ctrl-C: how to resume, exit 130
             frame = solve_deals(deals, seed, out, rules, declarer, node_limit, exact, quiet=quiet)
-        except ValueError as exc:  # SolveDealsError, SimulationError
-            raise UsageError(str(exc).splitlines()[0]) from None
         click.echo(f"wrote {frame.height} deals to {out}", err=True)
         return
     ctx = click.get_current_context()

@@ -1,15 +1,15 @@
 """``dokosim tournament``: duplicate play of 2 or 4 strategies."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
 from ..validation import MAX_DEALS
-from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, SCHEDULER_OPTION, SEED_OPTION,
-                      STRATEGY_PATH_OPTION, THREADS_OPTION, CONDITION_OPTIONS,
-                      RunError, UsageError, check_out_directory, check_out_file, condition_kwargs,
-                      parse_params, parse_rules)
+from .options import (
+    CLUSTER_OPTION, CONDITION_OPTIONS, QUIET_OPTION, RULES_OPTION, RULE_OPTION, SCHEDULER_OPTION,
+    SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION, check_out_directory, check_out_file, condition_kwargs,
+    parse_params, parse_rules, resumable, RunError, UsageError,
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,7 +25,7 @@ from .options import (CLUSTER_OPTION, QUIET_OPTION, RULE_OPTION, RULES_OPTION, S
 @THREADS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option("--out", type=click.Path(), default=None,
-              help="Write a Parquet dataset (one row per deal and seating) to this new directory.")
+              help="Write a Parquet dataset (one row per deal and seating) to this directory (new, or this tournament's own to resume).")
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None,
               help="Save a PNG of the means with 95% error bars.")
 @click.option("--allow-cheating", is_flag=True,
@@ -52,8 +52,6 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
         raise UsageError(f"give 2 or 4 strategies, got {len(strategies)}: {' '.join(strategies)}")
     if chart_path is not None and not chart_path.lower().endswith(".png"):
         raise click.BadParameter(f"{chart_path!r} must end in .png", param_hint="--chart")
-    if out is not None and Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
-        raise click.BadParameter(f"{out!r} must be a new or empty directory", param_hint="--out")
     check_out_directory(out)
     check_out_file(chart_path, "--chart", "tournament")  # the owner is tournament.CHART_OWNER
     rules = parse_rules(rules_spec, rule_overrides)
@@ -62,10 +60,10 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
         for spec in strategy_path:
             if register_agent_path(spec) is None:  # not a Python agent: a numba strategy module
                 register_path(spec)
-        result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
-                     threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster,
-                     allow_cheating=allow_cheating,
-                     **condition_kwargs(hand_items, where, where_path))
+        with resumable(out):  # Ctrl-C: how to resume, exit 130
+            result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
+                         threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster,
+                         allow_cheating=allow_cheating, **condition_kwargs(hand_items, where, where_path))
     except AgentError as exc:  # a Python agent's illegal answer: a failure during the run
         raise RunError(str(exc)) from None
     except (TournamentError, SimulationError, StrategyError) as exc:

@@ -130,4 +130,5 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
         return pl.concat(frames)
     from ..run.driver import write_json_atomic
     write_json_atomic(store.directory / SETTINGS, {**settings, "seconds": round(time.perf_counter() - start, 3)})
-    return pl.concat([pl.read_parquet(store.directory / name) for name in sorted(store.manifest["chunks"])])
+    from ..run.dataset import scan
+    return scan(store.directory).collect()

@@ -13,7 +13,7 @@ import polars as pl
 
 from ..engine.cards import CONTRACT_NAMES
 from ..engine.layout import OUT_COLUMNS, WINNER_NAMES
-from .driver import ledger_files
+from .driver import DatasetError, ledger_files
 
 SCHEMA_VERSION = 2
 CONTRACT_ENUM = pl.Enum(list(CONTRACT_NAMES))
@@ -67,5 +67,6 @@ def scan(directory: Path) -> pl.LazyFrame:
     if files is None:  # written before the ledger
         return pl.scan_parquet(str(Path(directory) / "part-*.parquet"))
     if not files:
-        return pl.scan_parquet([])
+        raise DatasetError(f"{directory} holds no finished chunk yet (an interrupted run: run the same "
+                           "command again to go on)")
     return pl.scan_parquet([str(f) for f in files])

@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from .dataset import IDENTITY_KEYS, frame_from_rows
-from .driver import ChunkStore, chunks_of, write_chunk
+from .driver import ChunkStore, chunk_path, chunks_of, file_sha256, write_chunk
 from ..engine.layout import OUT_LEN
 from ..validation import SimulationError
 from .simulator import SimulationPlan, Simulator, _progress
@@ -99,7 +99,7 @@ def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None):
     """Simulate chunk ``index`` of ``plan`` (a Dask task).
 
     With ``directory``, writes ``part-NNNNNN.parquet`` there and returns the
-    chunk's deal count; without, returns the chunk's DataFrame. Kernels run one
+    file's sha256 (the client enters it in the run's ledger); without, returns the chunk's DataFrame. Kernels run one
     at a time per process with as many numba threads as the worker has threads,
     so other task threads build and write Parquet meanwhile.
     """
@@ -111,7 +111,7 @@ def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None):
     if directory is None:
         return frame
     write_chunk(Path(directory), index, frame)
-    return n
+    return file_sha256(chunk_path(Path(directory), index))  # for the client's ledger: no re-read there
 
 
 def source_digest() -> str:
@@ -261,7 +261,7 @@ def _run_chunks(client, plan, chunks, store, quiet, initial) -> dict[int, pl.Dat
             if store is None:
                 frames[chunk.index] = result
             else:
-                store.record(chunk)
+                store.record(chunk, sha256=result)
             future.release()
             bar.update(chunk.count)
     return frames

@@ -1,26 +1,26 @@
 """The run driver: a chunked run written to a directory that any interruption leaves resumable.
 
-A run is a sequence of chunks (index, first unit, count: deals or sessions) each of which is a
-pure function of the run's plan. ``ChunkStore`` keeps such a run's directory:
+A run is a sequence of chunks (index, first unit, count: deals, sessions or seatings), each a pure
+function of the run's plan. ``ChunkStore`` keeps such a run's directory:
 
-* ``manifest.json`` holds the plan (what decides the rows), its hash (``plan_hash``: sha256 of
-  the identity keys), and a ledger ``chunks``: for every chunk written, its file, first unit,
-  count, rows, the plan hash and the sha256 of the file's bytes. The manifest is rewritten
-  atomically after each chunk.
-* a chunk file is written under a temporary name and renamed into place (Ctrl-C waits for the
-  write to finish), then entered in the ledger.
+* ``manifest.json`` holds the plan (what decides the rows) and its hash (``plan_hash``: sha256
+  of the identity keys), written before any work;
+* ``_chunks.jsonl``, the ledger: one line per chunk written (its file, index, first unit, count,
+  rows, the plan hash and the sha256 of the file's bytes), appended and synced after the chunk
+  file is in place (Ctrl-C waits for it), so memory and work per chunk do not grow with the run;
+* a chunk file is written under a temporary name and renamed into place.
 
-Reopening the directory with the same plan verifies every chunk in the ledger (file present,
-checksum equal, plan equal) and plays again any chunk that fails, saying so on stderr; files
-that match no ledger entry are not read (a chunk file written before its ledger entry by an
-interrupted run is played again: at most one chunk of work is lost), and files the run did not
-write are left alone and named. A directory holding another plan's run is refused. Readers
-(``dataset.scan``) read the ledger's files only.
+Reopening the directory with the same plan verifies every chunk file against the ledger (entry
+present, checksum equal, plan and deals equal) and plays again any chunk that fails, saying so on
+stderr; a chunk file not in the ledger (written just before an interruption: at most one chunk of
+work) is played again too; files the run did not write are left alone and named. A directory
+holding another plan's run is refused. Readers (``dataset.scan``) read the ledger's files only.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +30,7 @@ import polars as pl
 
 from .outputs import check_directory, deferred_interrupt, reason, replace_atomically, writing
 
-LEDGER_KEY = "chunks"
+LEDGER = "_chunks.jsonl"  # a leading underscore: Arrow and DuckDB readers of the directory skip it
 PLAN_KEY = "plan_hash"
 MANIFEST = "manifest.json"
 
@@ -140,7 +140,7 @@ def say(message: str) -> None:
 
 
 class ChunkStore:
-    """A run's directory: its manifest with the chunk ledger, and the chunk files (see the module
+    """A run's directory: its manifest, its ledger of chunks and the chunk files (see the module
     docstring). ``open`` creates or verifies it; ``done`` is the set of verified chunk indices."""
 
     def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1,
@@ -150,44 +150,49 @@ class ChunkStore:
         self.rows_per_unit = rows_per_unit
         self.error = error
         self.plan = plan_hash(manifest, self.keys)
-        self.manifest = {**manifest, PLAN_KEY: self.plan, LEDGER_KEY: {}}
+        self.manifest = {**manifest, PLAN_KEY: self.plan}
         self.done: set[int] = set()
 
     # ---------------------------------------------------------------- opening
     @classmethod
     def open(cls, directory, manifest: dict, keys: Iterable[str], chunks: list[Chunk],
              rows_per_unit: int = 1, error: type[ValueError] = ManifestMismatch) -> "ChunkStore":
-        """Create the run directory (writing its manifest before any work) or verify the one there
-        for ``chunks``; the chunks that verify are in ``done``."""
+        """Create the run directory (writing its manifest and an empty ledger before any work) or
+        verify the one there for ``chunks``; the chunks that verify are in ``done``."""
         store = cls(directory, manifest, keys, rows_per_unit, error)
         directory = check_directory(Path(directory))
         path = directory / MANIFEST
         with writing(directory):
             directory.mkdir(parents=True, exist_ok=True)
             exists = path.exists()
-            if not exists and any(directory.iterdir()):
+            if not exists and any(not f.name.endswith(".tmp") for f in directory.iterdir()):
                 raise error(f"--out {str(directory)!r} is not empty and has no {MANIFEST}")
-        if not exists:
-            store._save()
-            return store
-        old = read_manifest(directory, error=error)
-        for key in store.keys:
-            if old.get(key) != manifest.get(key):
-                raise error(f"{directory} holds a run made with {key}={json.dumps(old.get(key))}, "
-                            f"not {json.dumps(manifest.get(key))}; use another --out or the same command")
-        store._verify(old, chunks)
-        store._save()
+        if exists:
+            old = read_manifest(directory, error=error)
+            for key in store.keys:
+                if old.get(key) != manifest.get(key):
+                    raise error(f"{directory} holds a run made with {key}={json.dumps(old.get(key))}, "
+                                f"not {json.dumps(manifest.get(key))}; use another --out or the same command")
+            entries = store._verify(chunks)
+        else:
+            entries = []
+        write_json_atomic(path, store.manifest)
+        store._rewrite_ledger(entries)  # the verified entries only, in chunk order
         return store
 
-    def _verify(self, old: dict, chunks: list[Chunk]) -> None:
+    def _verify(self, chunks: list[Chunk]) -> list[dict]:
         with writing(self.directory):
             for f in self.directory.glob("*.tmp"):
                 f.unlink(missing_ok=True)  # left by an interrupted write
             files = {f.name for f in self.directory.glob("part-*.parquet")}
         wanted = {chunk_name(c.index): c for c in chunks}
-        ledger = old.get(LEDGER_KEY)
+        ledger = read_ledger(self.directory)
         if ledger is None:  # a directory written before the ledger: whole chunks are adopted
             ledger = self._adopt(files, wanted)
+        for name in sorted(ledger.keys() - files):
+            if name in wanted:
+                say(f"{name} is in the run's ledger but missing: playing its deals again")
+        verified = []
         for name in sorted(files):
             entry = ledger.get(name)
             chunk = wanted.get(name)
@@ -200,13 +205,14 @@ class ChunkStore:
             elif problem := self._problem(name, entry, chunk):
                 say(f"{name} {problem}: playing its deals again")
             else:
-                self.manifest[LEDGER_KEY][name] = entry
+                verified.append(entry)
                 self.done.add(chunk.index)
+        return sorted(verified, key=lambda e: e["index"])
 
     def _problem(self, name: str, entry: dict, chunk: Chunk) -> str | None:
         if entry.get("plan") != self.plan:
             return "belongs to another run (its plan differs)"
-        if (entry.get("first"), entry.get("count")) != (chunk.first, chunk.count):
+        if (entry.get("index"), entry.get("first"), entry.get("count")) != (chunk.index, chunk.first, chunk.count):
             return "holds other deals than this chunk"
         try:
             if file_sha256(self.directory / name) != entry.get("sha256"):
@@ -220,29 +226,55 @@ class ChunkStore:
         for name in sorted(files & wanted.keys()):
             chunk = wanted[name]
             if chunk_problem(self.directory / name, chunk.count * self.rows_per_unit) is None:
-                ledger[name] = self._entry(chunk, self.directory / name)
+                ledger[name] = self._entry(chunk, file_sha256(self.directory / name))
         return ledger
 
     # ---------------------------------------------------------------- writing
-    def _entry(self, chunk: Chunk, path: Path) -> dict:
-        return {"index": chunk.index, "first": chunk.first, "count": chunk.count,
-                "rows": chunk.count * self.rows_per_unit, "plan": self.plan, "sha256": file_sha256(path)}
+    def _entry(self, chunk: Chunk, sha256: str) -> dict:
+        return {"file": chunk_name(chunk.index), "index": chunk.index, "first": chunk.first,
+                "count": chunk.count, "rows": chunk.count * self.rows_per_unit, "plan": self.plan,
+                "sha256": sha256}
 
-    def _save(self) -> None:
-        write_json_atomic(self.directory / MANIFEST, self.manifest)
+    def _rewrite_ledger(self, entries: list[dict]) -> None:
+        text = "".join(json.dumps(e) + "\n" for e in entries)
+        replace_atomically(self.directory / LEDGER, lambda tmp: tmp.write_text(text))
 
     def write(self, chunk: Chunk, frame: pl.DataFrame) -> None:
         """Write ``chunk``'s frame atomically and enter it in the ledger."""
         write_chunk(self.directory, chunk.index, frame)
         self.record(chunk)
 
-    def record(self, chunk: Chunk) -> None:
-        """Enter a chunk file already in place (written by a Dask worker) in the ledger."""
-        name = chunk_name(chunk.index)
-        with deferred_interrupt():
-            self.manifest[LEDGER_KEY][name] = self._entry(chunk, self.directory / name)
-            self._save()
+    def record(self, chunk: Chunk, sha256: str | None = None) -> None:
+        """Enter a chunk file already in place in the ledger: one line appended (Ctrl-C waits for
+        it). ``sha256``: the file's, as its writer (a Dask worker) computed it; else read here."""
+        entry = self._entry(chunk, sha256 or file_sha256(self.directory / chunk_name(chunk.index)))
+        with deferred_interrupt(), writing(self.directory / LEDGER):
+            with open(self.directory / LEDGER, "a") as ledger:
+                ledger.write(json.dumps(entry) + "\n")
+                ledger.flush()
+                os.fsync(ledger.fileno())
         self.done.add(chunk.index)
+
+
+def read_ledger(directory: Path) -> dict[str, dict] | None:
+    """The ledger of a run directory: {file name: entry}, the last line of a file winning; a line
+    that is not a whole entry (a torn last line) is skipped. None when the directory has no
+    ledger (written before it)."""
+    try:
+        text = (Path(directory) / LEDGER).read_text()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DatasetError(f"cannot read {Path(directory) / LEDGER}: {reason(exc)}") from None
+    entries = {}
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("file"), str) and isinstance(entry.get("index"), int):
+            entries[entry["file"]] = entry
+    return entries
 
 
 def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], store: ChunkStore | None,
@@ -266,7 +298,7 @@ def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], st
 def ledger_files(directory: Path) -> list[Path] | None:
     """The chunk files of a run directory in chunk order, from its ledger; None for a directory
     written before the ledger (every part file is then the run's)."""
-    ledger = read_manifest(directory).get(LEDGER_KEY)
+    ledger = read_ledger(Path(directory))
     if ledger is None:
         return None
-    return [Path(directory) / name for name in sorted(ledger)]
+    return [Path(directory) / e["file"] for e in sorted(ledger.values(), key=lambda e: e["index"])]

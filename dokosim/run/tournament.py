@@ -227,7 +227,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     the same seed. ``params``: ``{name or report name or "*": {param: value}}``
     (``"simple#2"`` addresses the second of two ``simple``; each parameter and
     value is checked against the strategies its key addresses). ``out``: a new
-    directory for a Parquet dataset with one row per deal and seating
+    directory (new, or this tournament's own) for a Parquet dataset with one row per deal and seating
     (``part-NNNNNN.parquet`` per seating, ``tournament.json`` with the settings
     and results, ``manifest.json`` with the run driver's ledger); the same tournament on a
     directory it partly wrote resumes (each verified seating is read back, the others played). Raises TournamentError (a SimulationError), StrategyError or
@@ -270,7 +270,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                        TournamentError)
     check_optional_str("cluster", cluster, "None or 'local:N' (N worker processes)", TournamentError)
     rules = rules_from_object(rules)
-    parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
+    conditions = parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
     conditioned = hands is not None or where is not None or where_path is not None
     if conditioned and any(python_agent(n) is not None for n in names):
         raise TournamentError("conditions (hands, where, where_path) are not available with Python agents "
@@ -278,7 +278,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     store = _open_out(out, {"kind": "tournament", "schema_version": TOURNAMENT_SCHEMA, "names": names,
                             "deals": int(deals), "seed": seed, "rules": rules.to_dict(),
                             "params": {str(k): v for k, v in params.items()},
-                            "conditions": {"hands": hands, "where": where, "where_path": where_path},
+                            "conditions": None if conditions is None else conditions.manifest(),
                             "seatings": [list(s) for s in plan]}, len(plan), int(deals))
     directory = None if store is None else store.directory
     acceptance = None

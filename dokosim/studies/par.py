@@ -49,32 +49,35 @@ PAR_KEYS = ("kind", "seed", "deals", "chunk", "rules", "declarer", "solo_node_li
 
 def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> pl.DataFrame:
     """Every deal's answers, computed in ``jobs`` worker processes (chunks of CHUNK deals) and
-    written chunk by chunk to the run directory ``directory`` (the run driver's, default under the
-    study datasets' directory): an interrupted run, run again, loses at most the chunks that were
-    being solved, and memory holds one chunk per process."""
-    from concurrent.futures import ProcessPoolExecutor
+    written as each is solved to the run directory ``directory`` (the run driver's; by default
+    under the study datasets' directory, named by seed, deals and the plan's hash): an interrupted
+    run, run again, loses at most the chunks that were being solved."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
     import multiprocessing
 
     from tqdm import tqdm
 
-    from ..run.driver import Chunk, ChunkStore
+    from ..run.driver import Chunk, ChunkStore, plan_hash
     from .data import data_root
-    directory = directory or data_root() / f"par_s{seed}_n{deals}"
     chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
     manifest = {"kind": "par", "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES,
                 "declarer": DECLARER, "solo_node_limit": SOLO_NODE_LIMIT, "normal_node_limit": NORMAL_NODE_LIMIT}
+    # the plan's hash in the name: a run with other limits or chunks goes to a directory of its own
+    directory = directory or data_root() / f"par_s{seed}_n{deals}_{plan_hash(manifest, PAR_KEYS)[:8]}"
     store = ChunkStore.open(directory, manifest, PAR_KEYS, chunks)
     todo = [c for c in chunks if c.index not in store.done]
     bar = tqdm(total=deals, initial=deals - sum(c.count for c in todo), unit=" deals",
                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
     if todo:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for chunk, frame in zip(todo, pool.map(_solve_chunk, [(seed, c.first, c.count) for c in todo])):
-                store.write(chunk, frame)
+            running = {pool.submit(_solve_chunk, (seed, c.first, c.count)): c for c in todo}
+            for future in as_completed(running):  # each chunk written as soon as it is solved
+                frame = future.result()
+                store.write(running[future], frame)
                 bar.update(frame.height)
     bar.close()
-    return pl.concat([pl.read_parquet(store.directory / name) for name in sorted(store.manifest["chunks"])]
-                     ).sort("deal_id")
+    from ..run.dataset import scan
+    return scan(store.directory).collect().sort("deal_id")
 
 
 def table(frame: pl.DataFrame) -> pl.DataFrame:
