@@ -40,7 +40,7 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
     """Duplicate tournament of STRATEGIES (2 or 4 names): the same deals in every seating.
 
     Two strategies play every deal in the 6 seatings that give each two seats;
-    four play it in the 4 rotations of the seat order. Reports each strategy's
+    four play it in all 24 orders at the table. Reports each strategy's
     mean score per deal and seat and every pairwise difference, with 95%
     intervals over deals.
     """

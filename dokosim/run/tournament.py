@@ -1,9 +1,11 @@
 """Duplicate tournaments: strategies play the same deals in every seating, so card luck cancels.
 
 Two strategies A, B: every deal is played in the 6 seatings that give two seats
-to A (the 6 ways to choose A's pair of seats). Four strategies: in the 4
-rotations of the seat order. Every seating runs ``simulate`` with the same
-seed, so every seating of a deal holds the same cards.
+to A (the 6 ways to choose A's pair of seats). Four strategies: in all 24 orders of
+the four at the table, so each sits at each seat with each neighbour on each side
+equally often, and two copies of one strategy are exchangeable (their results are
+equal on every deal). Every seating runs ``simulate`` with the same seed, so every
+seating of a deal holds the same cards.
 
 Statistics (see docs/tournament.md): a deal's value for a strategy is the mean,
 over the deal's seatings, of the mean score of that strategy's seats. Deals are
@@ -50,13 +52,16 @@ def seatings(n_strategies: int) -> list[tuple[int, int, int, int]]:
     """The seatings of a tournament: for each, the index of the strategy at seats 0-3.
 
     Two strategies: the 6 ways to give two of the four seats to strategy 0.
-    Four strategies: the 4 rotations of the seat order (seat s gets strategy (s + r) mod 4).
+    Four strategies: all 24 orders at the table. The 4 rotations of one order would keep each
+    strategy's neighbours fixed, so that seat order is confounded with the player (two copies
+    of heuristic beside two of simple differed by +0.073 [+0.033, +0.113] points per deal);
+    with every order the design is symmetric under swapping any two strategies.
     """
     if n_strategies == 2:
         return [tuple(0 if s in pair else 1 for s in range(4))
                 for pair in itertools.combinations(range(4), 2)]
     if n_strategies == 4:
-        return [tuple((s + r) % 4 for s in range(4)) for r in range(4)]
+        return list(itertools.permutations(range(4)))
     raise TournamentError(f"a tournament needs 2 or 4 strategies, got {n_strategies}")
 
 
