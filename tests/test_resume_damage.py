@@ -241,3 +241,35 @@ def test_a_run_stopped_before_its_first_chunk_resumes_and_scan_says_so(tmp_path)
     (out / "manifest.json").unlink()
     dokosim.simulate(200, seed=4, out=out, chunk_size=100)  # the .tmp does not make it "not empty"
     assert scan(out).collect().height == 200
+
+
+def test_an_interrupted_probes_file_resumes_from_its_parts(tmp_path, monkeypatch):
+    """probe-calls --out FILE keeps its chunks in FILE.parts (a run directory) until the file is
+    whole: Ctrl-C in the third chunk's write, a byte flipped in a kept chunk, then the same
+    command: the damaged chunk is played again, the file equals an uninterrupted run's, and the
+    parts are gone."""
+    args = ["probe-calls", "--deals", "400", "--strategy", "simple", "--seed", "3", "--quiet", "--out"]
+    whole, cut = tmp_path / "whole.parquet", tmp_path / "cut.parquet"
+    assert CliRunner().invoke(main, [*args, str(whole)]).exit_code == 0
+    assert not (tmp_path / "whole.parquet.parts").exists()
+    real, calls = driver.write_parquet, []
+
+    def interrupted(frame, path, metadata=None):
+        calls.append(path)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(frame, path, metadata)
+
+    args = [*args[:-1], "--chunk-size", "100", "--out"]  # four chunks; the rows do not depend on it
+    monkeypatch.setattr(driver, "write_parquet", interrupted)
+    r = CliRunner().invoke(main, [*args, str(cut)])
+    assert r.exit_code == 130 and not cut.exists(), r.output
+    parts = tmp_path / "cut.parquet.parts"
+    assert sorted(driver.read_ledger(parts)) == ["part-000000.parquet", "part-000001.parquet"]
+    kept = parts / "part-000001.parquet"
+    kept.write_bytes(flip_a_byte(kept.read_bytes()))
+    monkeypatch.setattr(driver, "write_parquet", real)
+    r = CliRunner().invoke(main, [*args, str(cut)])
+    assert r.exit_code == 0 and "part-000001.parquet is damaged" in r.output, r.output
+    assert_frame_equal(pl.read_parquet(cut), pl.read_parquet(whole))
+    assert not parts.exists()

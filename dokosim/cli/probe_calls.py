@@ -2,19 +2,15 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
+from ..run.outputs import PROBES_OWNER
 from .options import (
     CONDITION_OPTIONS, JSON_OPTION, PARAM_OPTION, QUIET_OPTION, RULES_OPTION, RULE_OPTION, SEED_OPTION,
-    THREADS_OPTION, check_out_file, condition_kwargs, deals_option, parse_params, parse_rules,
+    THREADS_OPTION, check_out_file, condition_kwargs, deals_option, parse_params, parse_rules, resumable,
     seat_strategy_option, UsageError,
 )
-
-PROBES_OWNER = "probe-calls"
-"""The command named in the marker of a probes file (``outputs.written_by``): a later
-``probe-calls --out`` may replace such a file, never another one."""
 
 
 @click.command("probe-calls", context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,11 +23,13 @@ PROBES_OWNER = "probe-calls"
 @seat_strategy_option("heuristic")
 @PARAM_OPTION
 @THREADS_OPTION
+@click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Deals per chunk (with --out: the unit of work an interruption can lose).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the probes to this Parquet file.")
 @CONDITION_OPTIONS
 @JSON_OPTION
 @QUIET_OPTION
-def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_items, threads, out,
+def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_items, threads, chunk_size, out,
                 hand_items, where, where_path, as_json, quiet):
     """Play DEALS normal deals to a call opportunity of LEVEL and on both ways (with and without
     the call, same random stream); print the mean gain or write the probes (--out)."""
@@ -45,16 +43,17 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
         raise click.BadParameter(str(exc), param_hint="--level") from None
     check_out_file(out, "--out", PROBES_OWNER)
     try:
-        frame = run(deals, lv, seed, rules, strategy, params=parse_params(param_items), threads=threads,
-                    quiet=quiet, **condition_kwargs(hand_items, where, where_path))
+        with resumable(out):  # Ctrl-C: how to resume, exit 130
+            result = run(deals, lv, seed, rules, strategy, params=parse_params(param_items), threads=threads,
+                         quiet=quiet, out=out, chunk_size=chunk_size,
+                         **condition_kwargs(hand_items, where, where_path))
     except (SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        sys.exit(130)
     if out is not None:
-        write_probes(frame, out)
-        click.echo(f"wrote {frame.height} probes of {deals} deals to {out}", err=True)
+        import pyarrow.parquet as pq
+        click.echo(f"wrote {pq.read_metadata(result).num_rows} probes of {deals} deals to {out}", err=True)
         return
+    frame = result
     info = summary(frame, deals, LEVEL_NAMES[lv])
     if as_json:
         click.echo(json.dumps(info))
@@ -66,14 +65,6 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
                f"{info['mean_gain']:+.3f} [{info['mean_gain_ci95'][0]:+.3f}, {info['mean_gain_ci95'][1]:+.3f}] "
                f"points for the caller; made good {info['made_good_with']:.4f} with the call, "
                f"{info['made_good_without']:.4f} without")
-
-
-def write_probes(frame, out) -> None:
-    """The probes as the Parquet file ``out``, with dokosim's marker, under a temporary name
-    renamed when whole (``outputs.WriteFailed`` if the write fails)."""
-    from ..run.driver import write_parquet
-    from ..run.outputs import MARKER_KEY, marker, replace_atomically
-    replace_atomically(out, lambda tmp: write_parquet(frame, tmp, {MARKER_KEY: marker(PROBES_OWNER)}))
 
 
 def summary(frame, deals: int, level: str) -> dict:

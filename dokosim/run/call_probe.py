@@ -13,6 +13,7 @@ The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/loop/sim_loop.py``; the r
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -23,12 +24,14 @@ from .simulate import SimulationError
 from .simulator import make_plan
 from ..validation import check_bool, check_threads
 from ..engine.jit import ensure_loop
-from .driver import Chunk, chunks_of, run_chunks
+from .driver import Chunk, ChunkStore, chunks_of, run_chunks
 from ..loop.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
 CALL_LEVELS = {"re": 1, "no90": 2, "no60": 3, "no30": 4, "schwarz": 5}
 LEVEL_NAMES = {v: k for k, v in CALL_LEVELS.items()}
 PROBE_CHUNK = 100_000
+PROBE_KEYS = ("kind", "level", "probes_only", "seed", "deals", "chunk_size", "rules", "strategies", "params",
+              "schema_version", "conditions")
 
 
 def parse_level(level) -> int:
@@ -45,7 +48,7 @@ def parse_level(level) -> int:
 def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="heuristic", *,
                 params=None, threads=None, chunk_size: int = PROBE_CHUNK, quiet=True,
                 probes_only=True, hands=None, where=None, where_path=None,
-                max_tries=DEFAULT_MAX_TRIES) -> pl.DataFrame:
+                max_tries=DEFAULT_MAX_TRIES, out=None):
     """Play ``deals`` deals to a call opportunity of ``level`` and on both ways; one row per probe.
 
     Columns (see docs/simulate.md, "Call probes"): ``deal_id``, ``level``, ``seat`` (the caller),
@@ -58,7 +61,10 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     90/60/30 eyes, or without a trick), ``win``, ``eyes_side``, ``level_opp`` (the other side's
     final call level) and ``value`` (the game value). ``probes_only=False`` keeps the deals
     without an opportunity (seat -1). Rows depend only on (seed, deal_id). ``hands``, ``where``,
-    ``where_path``: conditions on the deal, as for ``simulate`` (docs/conditions.md).
+    ``where_path``: conditions on the deal, as for ``simulate`` (docs/conditions.md). ``out``: a
+    Parquet file to write the probes to instead of returning them (its path is returned); the
+    chunks are kept in ``FILE.parts`` (the run driver's directory) until the file is whole, so an
+    interrupted call, made again, resumes.
     """
     lv = parse_level(level)
     plan = make_plan(deals, seed, rules, strategy, params, chunk_size=chunk_size, hands=hands, where=where,
@@ -69,6 +75,11 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     if threads is not None:
         numba.set_num_threads(threads)
     plan.measure_conditions(quiet)
+    chunks = chunks_of(plan.deals, plan.chunk_size)
+    store = None
+    if out is not None:  # the chunks go to a run directory beside the file, then into the file
+        manifest = {**plan.manifest(), "kind": "probes", "level": lv, "probes_only": probes_only}
+        store = ChunkStore.open(parts_directory(out), manifest, PROBE_KEYS, chunks)
     module = simulation_kernel()
     table, strategy_ids = strategy_table(plan.strategies)
     param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
@@ -78,19 +89,47 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     loop = ensure_loop(module.run_chunk, "the deal loop")
 
     def probe(chunk: Chunk) -> pl.DataFrame:
-        out = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
+        rows = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
         loop(module.MODE_PROBES, plan.seed, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
-             4, 1, 0, lv, control, packed_rules, table, strategy_ids, param_table, out, *module.no_logs())
+             4, 1, 0, lv, control, packed_rules, table, strategy_ids, param_table, rows, *module.no_logs())
         if probes_only:
-            out = out[out[:, 2] >= 0]
-        return pl.DataFrame({name: out[:, i] for i, name in enumerate(module.PROBE_COLUMNS)})
+            rows = rows[rows[:, 2] >= 0]
+        return pl.DataFrame({name: rows[:, i].astype(np.int64 if name == "deal_id" else np.int16)
+                             for i, name in enumerate(module.PROBE_COLUMNS)})
 
     from tqdm import tqdm
-    with tqdm(total=plan.deals, unit=" deals", unit_scale=True, dynamic_ncols=True,
+    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
+    with tqdm(total=plan.deals, initial=done, unit=" deals", unit_scale=True, dynamic_ncols=True,
               disable=quiet or not sys.stderr.isatty()) as bar:
-        frames = run_chunks(chunks_of(plan.deals, plan.chunk_size), probe, None, bar.update)
-    if not frames:
-        return pl.DataFrame({name: np.zeros(0, dtype=np.int64) for name in module.PROBE_COLUMNS})
-    frame = pl.concat(frames)
-    small = [c for c in frame.columns if c != "deal_id"]
-    return frame.with_columns(pl.col(small).cast(pl.Int16))
+        frames = run_chunks(chunks, probe, store, bar.update)
+    if store is not None:
+        return _assemble(store.directory, Path(out))
+    return pl.concat(frames)
+
+
+def parts_directory(out) -> Path:
+    """Where ``probe_calls(out=FILE)`` keeps its chunks until the file is whole: ``FILE.parts``, a
+    run directory of the run driver, resumed by the same call."""
+    return Path(str(out) + ".parts")
+
+
+def _assemble(parts: Path, out: Path) -> Path:
+    """The probes file ``out`` from the run directory ``parts``, one chunk in memory at a time,
+    written under a temporary name (with dokosim's marker) and renamed; then ``parts`` goes."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from .driver import ledger_files
+    from .outputs import MARKER_KEY, PROBES_OWNER, marker, replace_atomically
+
+    files = ledger_files(parts)
+
+    def write(tmp):
+        schema = pq.read_schema(files[0]).with_metadata({MARKER_KEY: marker(PROBES_OWNER)})
+        with pq.ParquetWriter(tmp, schema, compression="zstd", compression_level=9, write_statistics=False) as w:
+            for f in files:
+                w.write_table(pq.read_table(f).replace_schema_metadata(schema.metadata))
+    replace_atomically(out, write)
+    shutil.rmtree(parts, ignore_errors=True)
+    return out

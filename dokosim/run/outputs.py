@@ -34,6 +34,7 @@ from pathlib import Path
 MARKER_KEY = "dokosim"
 """The key of the marker dokosim stores in the files it writes (Parquet key-value metadata,
 a PNG text chunk): a JSON object whose ``command`` names the command that wrote the file."""
+PROBES_OWNER = "probe-calls"  # the command named in a probes file's marker: --out replaces only such a file
 
 
 class OutputError(ValueError):
