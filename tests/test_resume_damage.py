@@ -273,3 +273,22 @@ def test_an_interrupted_probes_file_resumes_from_its_parts(tmp_path, monkeypatch
     assert r.exit_code == 0 and "part-000001.parquet is damaged" in r.output, r.output
     assert_frame_equal(pl.read_parquet(cut), pl.read_parquet(whole))
     assert not parts.exists()
+
+
+def test_probes_out_of_another_run_is_one_line_and_zero_deals_give_an_empty_file(tmp_path):
+    """FILE.parts left by another probes run (other deals) is refused in one line naming it
+    before any work; a run of 0 deals (the API allows it) writes an empty file with the columns."""
+    parts = tmp_path / "p.parquet.parts"
+    dokosim.probe_calls(300, "re", seed=3, strategy="simple", chunk_size=100)  # the kernels, warm
+    from dokosim.run.call_probe import parts_directory
+    assert parts_directory(tmp_path / "p.parquet") == parts
+    first = CliRunner().invoke(main, ["probe-calls", "--deals", "300", "--strategy", "simple", "--seed", "3",
+                                       "--quiet", "--chunk-size", "100", "--out", str(tmp_path / "p.parquet")])
+    assert first.exit_code == 0 and not parts.exists()
+    driver.ChunkStore.open(parts, {"kind": "probes", "deals": 999}, ("kind", "deals"), [])  # another plan's parts
+    r = CliRunner().invoke(main, ["probe-calls", "--deals", "300", "--strategy", "simple", "--seed", "3",
+                                  "--quiet", "--out", str(tmp_path / "p.parquet")])
+    assert r.exit_code == 2 and "p.parquet.parts holds a run made with" in r.output, r.output
+    assert "Traceback" not in r.output
+    empty = dokosim.probe_calls(0, "re", strategy="simple", out=tmp_path / "none.parquet")
+    assert pl.read_parquet(empty).height == 0 and "score_with" in pl.read_parquet(empty).columns

@@ -35,19 +35,19 @@ def probe_calls(level, deals, seed, rules_spec, rule_overrides, strategy, param_
     the call, same random stream); print the mean gain or write the probes (--out)."""
     from ..run.call_probe import LEVEL_NAMES, parse_level, probe_calls as run
     from ..run.simulate import SimulationError
-    from ..loop.registry import StrategyError
     rules = parse_rules(rules_spec, rule_overrides)
     try:
         lv = parse_level(int(level) if level.isdigit() else level)
     except SimulationError as exc:
         raise click.BadParameter(str(exc), param_hint="--level") from None
     check_out_file(out, "--out", PROBES_OWNER)
+    from ..run.call_probe import parts_directory
     try:
-        with resumable(out):  # Ctrl-C: how to resume, exit 130
+        with resumable(None if out is None else parts_directory(out)):  # Ctrl-C: how to resume, exit 130
             result = run(deals, lv, seed, rules, strategy, params=parse_params(param_items), threads=threads,
                          quiet=quiet, out=out, chunk_size=chunk_size,
                          **condition_kwargs(hand_items, where, where_path))
-    except (SimulationError, StrategyError) as exc:
+    except ValueError as exc:  # SimulationError, StrategyError, another run's FILE.parts
         raise UsageError(str(exc)) from None
     if out is not None:
         import pyarrow.parquet as pq

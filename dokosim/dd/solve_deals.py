@@ -52,7 +52,7 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     sides from the first card; ``re_eyes_K`` (only with ``exact``, else null): Re's final eyes
     under best play; each null when its solve ran past ``node_limit`` nodes (0: no limit). ``out``: a directory for the Parquet dataset, checked before any work:
     a part file per ``chunk`` deals through the run driver (run/driver.py: written whole, entered in
-    ``manifest.json``'s ledger; the same call on a partly written directory resumes it), and
+    the ledger ``_chunks.jsonl``; the same call on a partly written directory resumes it), and
     ``solve.json`` with the settings and the time; the rows returned are then read back from it. ``contracts``: a subset of ``CONTRACTS`` (default: every one the rules allow; a solo
     the rules forbid is refused); ``first``: the first deal id (deals first .. first+deals-1).
     Returns the rows."""

@@ -22,9 +22,10 @@ import polars as pl
 from .conditions import DEFAULT_MAX_TRIES
 from .simulate import SimulationError
 from .simulator import make_plan
-from ..validation import check_bool, check_threads
+from ..validation import check_bool, check_path, check_threads
 from ..engine.jit import ensure_loop
 from .driver import Chunk, ChunkStore, chunks_of, run_chunks
+from .outputs import PROBES_OWNER, check_file
 from ..loop.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
 CALL_LEVELS = {"re": 1, "no90": 2, "no60": 3, "no30": 4, "schwarz": 5}
@@ -72,14 +73,16 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     threads = check_threads(threads)
     check_bool("quiet", quiet)
     probes_only = check_bool("probes_only", probes_only)
+    check_path("out", out)
     if threads is not None:
         numba.set_num_threads(threads)
-    plan.measure_conditions(quiet)
     chunks = chunks_of(plan.deals, plan.chunk_size)
     store = None
-    if out is not None:  # the chunks go to a run directory beside the file, then into the file
+    if out is not None:  # checked before any work: the file, then the run directory of its chunks
+        check_file(out, "out", PROBES_OWNER)
         manifest = {**plan.manifest(), "kind": "probes", "level": lv, "probes_only": probes_only}
         store = ChunkStore.open(parts_directory(out), manifest, PROBE_KEYS, chunks)
+    plan.measure_conditions(quiet)
     module = simulation_kernel()
     table, strategy_ids = strategy_table(plan.strategies)
     param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
@@ -90,8 +93,9 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
 
     def probe(chunk: Chunk) -> pl.DataFrame:
         rows = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
-        loop(module.MODE_PROBES, plan.seed, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
-             4, 1, 0, lv, control, packed_rules, table, strategy_ids, param_table, rows, *module.no_logs())
+        if chunk.count:
+            loop(module.MODE_PROBES, plan.seed, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
+                 4, 1, 0, lv, control, packed_rules, table, strategy_ids, param_table, rows, *module.no_logs())
         if probes_only:
             rows = rows[rows[:, 2] >= 0]
         return pl.DataFrame({name: rows[:, i].astype(np.int64 if name == "deal_id" else np.int16)
@@ -103,8 +107,8 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
               disable=quiet or not sys.stderr.isatty()) as bar:
         frames = run_chunks(chunks, probe, store, bar.update)
     if store is not None:
-        return _assemble(store.directory, Path(out))
-    return pl.concat(frames)
+        return _assemble(store.directory, Path(out), probe)
+    return pl.concat(frames) if frames else probe(Chunk(0, 0, 0))
 
 
 def parts_directory(out) -> Path:
@@ -113,17 +117,22 @@ def parts_directory(out) -> Path:
     return Path(str(out) + ".parts")
 
 
-def _assemble(parts: Path, out: Path) -> Path:
+def _assemble(parts: Path, out: Path, probe) -> Path:
     """The probes file ``out`` from the run directory ``parts``, one chunk in memory at a time,
     written under a temporary name (with dokosim's marker) and renamed; then ``parts`` goes."""
     import shutil
 
     import pyarrow.parquet as pq
 
-    from .driver import ledger_files
-    from .outputs import MARKER_KEY, PROBES_OWNER, marker, replace_atomically
+    from .driver import ledger_files, write_parquet
+    from .outputs import MARKER_KEY, marker, replace_atomically
 
     files = ledger_files(parts)
+    if not files:  # no deal asked for: an empty file with the probes' columns
+        replace_atomically(out, lambda tmp: write_parquet(probe(Chunk(0, 0, 0)), tmp,
+                                                          {MARKER_KEY: marker(PROBES_OWNER)}))
+        shutil.rmtree(parts, ignore_errors=True)
+        return out
 
     def write(tmp):
         schema = pq.read_schema(files[0]).with_metadata({MARKER_KEY: marker(PROBES_OWNER)})

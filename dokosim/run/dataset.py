@@ -1,8 +1,8 @@
 """Parquet datasets: the schema of their rows, and reading them.
 
-A dataset is a run directory of the run driver (driver.py): ``manifest.json`` (the plan and the
-ledger of chunks) and one ``part-NNNNNN.parquet`` per chunk of deals (chunk i holds deal ids
-i*chunk_size ...); the driver writes, verifies and resumes it.
+A dataset is a run directory of the run driver (driver.py): ``manifest.json`` (the plan), the
+ledger of chunks ``_chunks.jsonl`` and one ``part-NNNNNN.parquet`` per chunk of deals (chunk i
+holds deal ids i*chunk_size ...); the driver writes, verifies and resumes it.
 """
 from __future__ import annotations
 

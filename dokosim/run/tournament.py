@@ -234,7 +234,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     value is checked against the strategies its key addresses). ``out``: a new
     directory (new, or this tournament's own) for a Parquet dataset with one row per deal and seating
     (``part-NNNNNN.parquet`` per seating, ``tournament.json`` with the settings
-    and results, ``manifest.json`` with the run driver's ledger); the same tournament on a
+    and results, ``manifest.json`` and ``_chunks.jsonl``: the run driver's plan and ledger); the same tournament on a
     directory it partly wrote resumes (each verified seating is read back, the others played). Raises TournamentError (a SimulationError), StrategyError or
     RulesError on bad arguments, each naming the argument and what is valid
     (docs/tournament.md). ``scheduler`` (a dask.distributed address) or ``cluster``

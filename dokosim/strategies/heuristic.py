@@ -427,7 +427,7 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
         return best
     # a queens or jacks solo: 8 trumps and long plain suits. The soloist leads a plain ace when it
     # has one, else its lowest card, and keeps its trumps to win the lead back: drawing trumps and
-    # the one-trick expectation below won 0.256 of the solos with 6+ trumps where this wins 0.47
+    # the one-trick expectation below won 0.256 of the solos with 6+ trumps where this wins 0.464
     # (docs/strategies.md, "heuristic as soloist")
     if soloist == seat and (pub[P_SCHEME] == 4 or pub[P_SCHEME] == 5):
         aces = legal & PLAIN_ACES & ~cmask[TRUMP]

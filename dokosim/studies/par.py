@@ -71,10 +71,14 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     if todo:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             running = {pool.submit(_solve_chunk, (seed, c.first, c.count)): c for c in todo}
-            for future in as_completed(running):  # each chunk written as soon as it is solved
-                frame = future.result()
-                store.write(running[future], frame)
-                bar.update(frame.height)
+            try:
+                for future in as_completed(running):  # each chunk written as soon as it is solved
+                    frame = future.result()
+                    store.write(running.pop(future), frame)  # popped: no finished frame is kept
+                    bar.update(frame.height)
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # nothing queued is solved in vain
+                raise
     bar.close()
     from ..run.dataset import scan
     return scan(store.directory).collect().sort("deal_id")
