@@ -3,8 +3,9 @@
 
     python scripts/solver_ab.py A_MODULE [B_MODULE] [--set six] [--n 300] [--passes 3]
 
-A_MODULE, B_MODULE: module names under dokosim.engine (B defaults to ``solver``); for instance
-copy the solver of a commit to dokosim/engine/_solver_a.py (``git show REV:dokosim/solver/eyes.py``)
+A_MODULE, B_MODULE: module names under dokosim.solver (B defaults to ``eyes``); for instance
+copy the solver of a commit to dokosim/solver/_solver_a.py (``git show REV:dokosim/solver/eyes.py``;
+before the layers, ``REV:dokosim/engine/solver.py`` with its imports pointed at ``..engine``)
 and run ``python scripts/solver_ab.py _solver_a``. Prints each version's CPU time and nodes and
 the ratio B/A of the times (total, and the median of the per-position ratios)."""
 import argparse
@@ -21,14 +22,14 @@ from solver_nodes import SETS, positions  # noqa: E402
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("a")
-    ap.add_argument("b", nargs="?", default="solver")
+    ap.add_argument("b", nargs="?", default="eyes")
     ap.add_argument("--set", default="six")
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--cap", type=int, default=10_000_000)
     ap.add_argument("--bits", type=int, default=20)
     args = ap.parse_args()
-    mods = [importlib.import_module(f"dokosim.engine.{m}") for m in (args.a, args.b)]
+    mods = [importlib.import_module(f"dokosim.solver.{m}") for m in (args.a, args.b)]
     cards, kind = SETS[args.set]
     every = positions(max(args.n, 20))
     states = every[cards][:args.n]
