@@ -1,13 +1,10 @@
 """dokosim: Doppelkopf by the million. DDV rules in numba, strategies, Parquet datasets, studies."""
 import importlib
-import sys
-import types
 
 from .version import __version__
 
-# The public functions, imported on first use (the numba kernels are heavy). The package class
-# below answers these names with the function every time, also where a subpackage of the same
-# name (dokosim.game) has been imported.
+# The public functions, imported on first use (the numba kernels are heavy). No public name is
+# also a module of the package root, so a module __getattr__ answers each of them every time.
 _PUBLIC = {
     "simulate": ("dokosim.run.simulate", "simulate"),
     "simulate_sessions": ("dokosim.run.session", "simulate_sessions"),
@@ -28,12 +25,9 @@ _PUBLIC = {
 }
 
 
-class _Package(types.ModuleType):
-    def __getattribute__(self, name):
-        if name in _PUBLIC:
-            module, attr = _PUBLIC[name]
-            return getattr(importlib.import_module(module), attr)
-        return super().__getattribute__(name)
-
-
-sys.modules[__name__].__class__ = _Package
+def __getattr__(name: str):
+    """A public name (``_PUBLIC``), imported from its module on first use."""
+    if name in _PUBLIC:
+        module, attr = _PUBLIC[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'dokosim' has no attribute {name!r}")

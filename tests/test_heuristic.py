@@ -198,7 +198,7 @@ def test_unseen_cards_come_from_the_pack_in_use():
                                          ("queens", "trumps(0) == 5"), ("jacks", "trumps(0) == 5")])
 def test_heuristic_is_no_worse_a_soloist_than_simple_in_queens_and_jacks_solos(kind, where):
     """The blind spot of issue 30: as the soloist of a queens solo with 6 queens heuristic won
-    0.256 where simple won 0.419 (it drew trumps and led by the one-trick value). On the same
+    0.254 where simple won 0.418 (it drew trumps and led by the one-trick value). On the same
     hands (paired by deal, the defenders heuristic) its soloist's score is now higher: at 1,500
     deals the interval's half-width is about 0.2 points against a difference of about +1."""
     from dokosim.run.simulate import simulate

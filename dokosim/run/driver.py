@@ -143,12 +143,10 @@ class ChunkStore:
     """A run's directory: its manifest, its ledger of chunks and the chunk files (see the module
     docstring). ``open`` creates or verifies it; ``done`` is the set of verified chunk indices."""
 
-    def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1,
-                 error: type[ValueError] = ManifestMismatch):
+    def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1):
         self.directory = Path(directory)
         self.keys = tuple(keys)
         self.rows_per_unit = rows_per_unit
-        self.error = error
         self.plan = plan_hash(manifest, self.keys)
         self.manifest = {**manifest, PLAN_KEY: self.plan}
         self.done: set[int] = set()
@@ -159,7 +157,7 @@ class ChunkStore:
              rows_per_unit: int = 1, error: type[ValueError] = ManifestMismatch) -> "ChunkStore":
         """Create the run directory (writing its manifest and an empty ledger before any work) or
         verify the one there for ``chunks``; the chunks that verify are in ``done``."""
-        store = cls(directory, manifest, keys, rows_per_unit, error)
+        store = cls(directory, manifest, keys, rows_per_unit)
         directory = check_directory(Path(directory))
         path = directory / MANIFEST
         with writing(directory):

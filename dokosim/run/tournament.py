@@ -54,7 +54,7 @@ def seatings(n_strategies: int) -> list[tuple[int, int, int, int]]:
     Two strategies: the 6 ways to give two of the four seats to strategy 0.
     Four strategies: all 24 orders at the table. The 4 rotations of one order would keep each
     strategy's neighbours fixed, so that seat order is confounded with the player (two copies
-    of heuristic beside two of simple differed by +0.073 [+0.033, +0.113] points per deal);
+    of one strategy could differ beyond their interval, as issue 30 reported);
     with every order the design is symmetric under swapping any two strategies.
     """
     if n_strategies == 2:

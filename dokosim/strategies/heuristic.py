@@ -19,7 +19,7 @@ denials when the modelled chance reaches their thresholds.
 import numpy as np
 
 from ..engine.cards import (
-    C_MARRIAGE, C_NORMAL, C_POVERTY, CLASS_MASK, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
+    ACES_MASK, C_MARRIAGE, C_NORMAL, C_POVERTY, CLASS_MASK, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import decision_kernel, inline_kernel, kernel
@@ -37,7 +37,6 @@ from .cardcount import (
 )
 
 NAME = "heuristic"
-PLAIN_ACES = sum(np.int64(3) << np.int64(12 * suit) for suit in range(4))  # both aces of every suit
 PARAMS = {
     "solo_win": (0.6, "modelled win chance needed to declare a solo"),
     "silent_win": (0.6, "modelled diamonds-solo win chance to keep both QC silent"),
@@ -427,10 +426,10 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
         return best
     # a queens or jacks solo: 8 trumps and long plain suits. The soloist leads a plain ace when it
     # has one, else its lowest card, and keeps its trumps to win the lead back: drawing trumps and
-    # the one-trick expectation below won 0.256 of the solos with 6+ trumps where this wins 0.464
+    # the one-trick expectation below won 0.254 of the solos with 6+ trumps where this wins 0.464
     # (docs/strategies.md, "heuristic as soloist")
     if soloist == seat and (pub[P_SCHEME] == 4 or pub[P_SCHEME] == 5):
-        aces = legal & PLAIN_ACES & ~cmask[TRUMP]
+        aces = legal & ACES_MASK & ~cmask[TRUMP]
         if aces:
             return extreme_card(aces, power, fclass, True)
         return extreme_card(legal, power, fclass, False)

@@ -7,7 +7,7 @@ Reservations: a solo with many trumps, a marriage when it can, poverty and
 throw-in whenever the house rules allow them. Calls: Re or
 Kontra with many trumps, never a denial.
 """
-from ..engine.cards import CLASS_MASK, SOLO_SCHEME, TRUMP
+from ..engine.cards import ACES_MASK, CLASS_MASK, SOLO_SCHEME, TRUMP
 from ..engine.bits import popcount
 from ..engine.jit import inline_kernel
 from ..engine.layout import P_NPLAYED, RES_HEALTHY, RES_MARRIAGE, RES_POVERTY, RES_THROW_IN
@@ -24,7 +24,6 @@ PARAMS = {
 }
 # trumps: a hand holds at most 12 (13: never); eyes: a trick holds at most 44 (4 aces)
 PARAM_RANGES = {"solo_trumps": (0.0, 13.0), "call_trumps": (0.0, 13.0), "worth_taking": (0.0, 44.0)}
-ACES = sum(3 << (12 * suit) for suit in range(4))  # both aces of every suit
 
 
 @inline_kernel
@@ -57,7 +56,7 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
 def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     n = pub[P_NPLAYED]
     if n == trick_start(pub):
-        plain_aces = legal & ACES & ~cmask[TRUMP]
+        plain_aces = legal & ACES_MASK & ~cmask[TRUMP]
         if plain_aces:
             return extreme_card(plain_aces, power, fclass, True)
         return extreme_card(legal, power, fclass, False)
