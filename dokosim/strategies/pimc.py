@@ -13,8 +13,10 @@ eyes after the card under best play with all hands open, scored by
 ``eyes_value``); earlier, or when the solve runs past ``node_limit`` nodes, a
 rollout: the rest of the deal played by ``heuristic`` at every seat and scored.
 Every deal is used for every candidate card (common random numbers). The deals
-(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations
-and calls are heuristic's. ``solve_tricks=0`` (the default) is the
+(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations,
+poverty acceptance and calls are searched too (pimc_bids.py: each option's mean score over
+``bid_samples`` sampled deals played out by ``heuristic``); ``search_bids=0`` leaves them to
+``heuristic``'s rules, the pimc of before. ``solve_tricks=0`` (the default) is the
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
@@ -33,6 +35,8 @@ from ..engine.scoring import score_deal, settle
 from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
 from .cardcount import cards_left, deck_cards, distinct, scan_card, scan_plays
+from .common import EX_ACCEPT
+from .pimc_bids import HPARAMS, acceptance_values, call_values, reservation_values
 from .sampler import deal_unseen, implied_queens, set_hidden
 
 NAME = "pimc"
@@ -55,32 +59,87 @@ PARAMS = {
                        "of a rollout after it; 0: the solver's eyes alone"),
     "table_bits": (TABLE_BITS, "the solver's transposition table holds 2**table_bits entries (16 bytes "
                                "each, allocated per decision)"),
+    "search_bids": (1.0, "1: reservations, poverty acceptance and calls by search (each option's mean score "
+                         "over bid_samples sampled deals played out by heuristic); 0: heuristic's rules "
+                         "(the pimc of before)"),
+    "bid_samples": (24.0, "sampled deals per option of a reservation, poverty acceptance or call"),
+    "solo_screen": (0.05, "a solo is searched only when heuristic's model gives it at least this chance "
+                          "to win (0: every solo the rules allow)"),
+    "accept_trumps": (-1.0, "-1: poverty acceptance as search_bids says; else accept from this strength "
+                            "(heuristic's rule and quantity; 0: every poverty, as the poverty study needs)"),
 }
 PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "min_cards": (0.0, 13.0),
                 "solve_tricks": (0, 12, "integer"), "node_limit": (0, 1e12, "integer"),
-                "rollout_solve": (0, 12, "integer"), "extras": (0, 1, "integer"), "table_bits": (4, 26, "integer")}
-PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS = range(8)
-# the heuristic's defaults, for the rollouts and the decisions pimc leaves to it
-HPARAMS = np.zeros(16, dtype=np.float64)
-for _i, _v in enumerate(heuristic.PARAMS.values()):
-    HPARAMS[_i] = _v[0]
-del _i, _v
+                "rollout_solve": (0, 12, "integer"), "extras": (0, 1, "integer"), "table_bits": (4, 26, "integer"),
+                "search_bids": (0, 1, "integer"), "bid_samples": (1, 10_000, "integer"), "solo_screen": (0.0, 1.0),
+                "accept_trumps": (-1.0, 15.0)}
+(PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS,
+ PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_ACCEPT_TRUMPS) = range(12)
 
 
 @inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
-    return heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
+    if params[PI_SEARCH_BIDS] == 0:
+        return heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
+    return search_reservation(seat, hand, options, pub, rules, int(params[PI_BID_SAMPLES]),
+                              params[PI_SOLO_SCREEN], rng)
+
+
+@kernel
+def search_reservation(seat, hand, options, pub, rules, n_samples, screen, rng):
+    """The reservation with the best mean rollout score (pimc_bids.reservation_values; ties: the
+    lowest code, healthy first)."""
+    sums = np.zeros(64, dtype=np.float64)
+    cand = reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, sums)
+    best = lowest_bit_index(cand)
+    m = cand & (cand - 1)
+    while m:
+        o = lowest_bit_index(m)
+        m &= m - 1
+        if sums[o] > sums[best]:
+            best = o
+    return best
 
 
 @inline_kernel
 def exchange(seat, hand, phase, pub, rules, params, rng):
+    if phase == EX_ACCEPT:
+        if params[PI_ACCEPT_TRUMPS] >= 0:
+            return 1 if heuristic.poverty_strength(hand) >= params[PI_ACCEPT_TRUMPS] else 0
+        if params[PI_SEARCH_BIDS] != 0:
+            return search_acceptance(seat, hand, pub, rules, int(params[PI_BID_SAMPLES]), rng)
     return heuristic.exchange(seat, hand, phase, pub, rules, HPARAMS, rng)
+
+
+@kernel
+def search_acceptance(seat, hand, pub, rules, n_samples, rng):
+    """1 when accepting the poverty has the better mean rollout score (pimc_bids.acceptance_values)."""
+    sums = np.zeros(2, dtype=np.float64)
+    acceptance_values(seat, hand, pub, rules, n_samples, rng, sums)
+    return 1 if sums[1] > sums[0] else 0
 
 
 @inline_kernel
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-    return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
-                          rules, HPARAMS, rng)
+    if params[PI_SEARCH_BIDS] == 0:
+        return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
+                              rules, HPARAMS, rng)
+    if pub[P_NPLAYED] & 3 or legal == 0:
+        return 0  # decided between tricks, as heuristic decides
+    return search_call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+                       int(params[PI_BID_SAMPLES]), rng)
+
+
+@kernel
+def search_call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+                rng):
+    """The lowest legal level when calling it now has the better mean rollout score than no call
+    (pimc_bids.call_values), else 0."""
+    level = lowest_bit_index(legal)
+    sums = np.zeros(2, dtype=np.float64)
+    call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+                rng, sums)
+    return level if sums[1] > sums[0] else 0
 
 
 @inline_kernel

@@ -1,0 +1,267 @@
+"""``pimc``'s reservations, poverty acceptance and calls, decided by search.
+
+Each decision compares its options on the same sampled deals (common random numbers): the cards
+the seat has not seen are dealt to the other seats at random, consistent with what it has seen
+(sampler.py), every option is played out on each deal by ``heuristic`` at every seat, and the
+option with the best mean score for the seat is taken. A rollout makes no further calls (as in
+pimc's card search), so an option's value is its score with the calls made so far.
+
+* **Reservation** (``reservation_values``): healthy, every solo the rules allow that heuristic's
+  model gives at least ``screen`` chance to win (a screen, to spend no rollouts on a solo with
+  four trumps), the marriage, the poverty and the throw-in where the hand may make them. The
+  other seats reserve as ``heuristic`` does on the sampled deal, the engine's
+  ``resolve_reservations`` decides the contract, a poverty is passed and accepted (or refused) by
+  ``heuristic``, and a redeal (a throw-in, a poverty nobody takes) is worth 0.
+* **Poverty acceptance** (``acceptance_values``): accept or refuse, on deals where the poor
+  player holds a hand that may declare poverty (by rejection; after POVERTY_TRIES tries, trumps
+  swapped out of it); after a refusal the later seats decide as
+  ``heuristic`` does, and nobody taking it is a redeal (0). The earlier seats' refusals are not
+  used as evidence.
+* **Calls** (``call_values``): between tricks, no call against the lowest level the seat may
+  call now; a higher level is reached one level per decision.
+
+The deals come from the deal's random stream, so runs stay reproducible.
+"""
+import numpy as np
+
+from ..engine.cards import C_POVERTY, CLASS_MASK, SCHEME_NORMAL, SOLO_SCHEME
+from ..engine.bits import lowest_bit_index, popcount
+from ..engine.deal import (
+    NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
+    reservation_options, resolve_reservations,
+)
+from ..engine.jit import kernel
+from ..engine.layout import (
+    P_DEALER, P_HAND_SIZE, P_NPLAYED, P_POVERTY_SEAT, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
+    RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, H_TABLES, N_ITEMS,
+)
+from ..engine.play import apply_piglets, legal_mask, make_call, new_position, play_card, setup_deal, setup_poverty
+from ..engine.scoring import score_deal
+from . import heuristic
+from .cardcount import cards_left, deck_cards, scan_card, scan_plays
+from .common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
+from .sampler import deal_unseen, implied_queens, set_hidden
+
+# heuristic's defaults, for the rollouts and for the decisions pimc leaves to heuristic
+HPARAMS = np.zeros(16, dtype=np.float64)
+for _i, _v in enumerate(heuristic.PARAMS.values()):
+    HPARAMS[_i] = _v[0]
+del _i, _v
+NORMAL_CLASSES = CLASS_MASK[SCHEME_NORMAL].copy()  # the sampler deals class by class: any full partition
+POVERTY_TRIES = 200  # sampled deals tried for one whose poor player may declare poverty
+
+
+@kernel
+def roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, res):
+    """``seat``'s score when the deal at ``st`` (hands ``h2``, cards so far in ``pl2``, ``ps2``,
+    ``tw2``) is played to the end by ``heuristic`` at every seat, without calls."""
+    total = 4 * st[P_HAND_SIZE]
+    played, voids, qc = scan_plays(st[:PUBLIC_LEN], pl2, ps2, fclass)
+    while st[P_NPLAYED] < total:
+        s = st[P_TURN]
+        lg = legal_mask(st, h2[s], pl2, fclass, cmask)
+        d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask, rules,
+                                   HPARAMS, played, voids, qc)
+        if d < 0 or not (lg >> d) & 1:
+            d = lowest_bit_index(lg)
+        k = st[P_NPLAYED]
+        play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
+        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+    score_deal(st, pl2, ps2, tw2, items, res)
+    return res[RES_SCORE + seat]
+
+
+@kernel
+def heuristic_poverty(poor, h2, pubx, rules, rng, first_asked, seat, accept):
+    """The exchange of a poverty declared by ``poor`` with ``heuristic`` deciding, asking the seats
+    ``first_asked`` .. 3 places after ``poor``; ``seat`` >= 0 answers ``accept`` (1 or 0)
+    instead. Moves the cards in ``h2``; returns (the acceptor or -1, trumps returned)."""
+    pubx[P_POVERTY_SEAT] = poor
+    passed = heuristic.exchange(poor, h2[poor], EX_PASS, pubx, rules, HPARAMS, rng)
+    if poverty_pass_error(h2[poor], passed):
+        passed = default_pass(h2[poor])
+    for i in range(first_asked, 4):
+        s = (poor + i) & 3
+        if s == seat:
+            takes = accept
+        else:
+            takes = heuristic.exchange(s, h2[s], EX_ACCEPT, pubx, rules, HPARAMS, rng)
+        if takes == 1:
+            received = h2[s] | passed
+            returned = heuristic.exchange(s, received, EX_RETURN, pubx, rules, HPARAMS, rng)
+            if poverty_return_error(received, returned):
+                returned = default_return(received)
+            exchange_cards(h2, poor, s, passed, returned)
+            return s, popcount(returned & NORMAL_TRUMPS)
+    return -1, 0
+
+
+@kernel
+def contract_value(seat, contract, declarer, partner, trumps_back, dealer, h2, rules, st, pl2, ps2, tw2, power,
+                   fclass, cmask, items, res):
+    """``seat``'s rollout score of ``contract`` (declared by ``declarer``; a poverty's acceptor
+    ``partner`` got ``trumps_back`` trumps back) on the hands ``h2``; a redeal is worth 0."""
+    if contract == REDEAL or (contract == C_POVERTY and partner < 0):
+        return 0
+    setup_deal(st, h2, dealer, contract, declarer, False, power, fclass, cmask)
+    if contract == C_POVERTY:
+        setup_poverty(st, declarer, partner, trumps_back)
+    apply_piglets(st, h2, rules, power)
+    return roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, res)
+
+
+@kernel
+def option_values(seat, cand, hs, choices, dealer, pubx, rules, rng, sums, st, h2, pl2, ps2, tw2, power, fclass,
+                  cmask, out, items, res):
+    """Add to ``sums[o]`` ``seat``'s rollout score of each reservation ``o`` of ``cand`` on the deal
+    ``hs``, the other seats reserving ``choices`` (one sample of ``reservation_values``; the rest
+    is scratch)."""
+    m = cand
+    while m:
+        o = lowest_bit_index(m)
+        m &= m - 1
+        choices[seat] = o
+        resolve_reservations(choices, dealer, out)
+        for s in range(4):
+            h2[s] = hs[s]
+        partner = -1
+        trumps_back = 0
+        if out[0] == C_POVERTY:
+            partner, trumps_back = heuristic_poverty(out[1], h2, pubx, rules, rng, 1, -1, 0)
+        sums[o] += contract_value(seat, out[0], out[1], partner, trumps_back, dealer, h2, rules, st, pl2, ps2, tw2,
+                                  power, fclass, cmask, items, res)
+
+
+@kernel
+def reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, sums):
+    """Add to ``sums[o]`` ``seat``'s rollout score of each reservation ``o`` searched, over
+    ``n_samples`` sampled deals (see the module doc); returns the mask of the options searched
+    (a single option: nothing was sampled)."""
+    dealer = pub[P_DEALER]
+    leads = 1 if (dealer + 1) & 3 == seat else 0
+    cand = np.int64(1) << RES_HEALTHY
+    for kind in range(7):
+        if (options >> (1 + kind)) & 1 and heuristic.win_chance(kind, hand, SOLO_SCHEME[kind], leads) >= screen:
+            cand |= np.int64(1) << (1 + kind)
+    for o in (RES_MARRIAGE, RES_POVERTY, RES_THROW_IN):
+        if (options >> o) & 1:
+            cand |= np.int64(1) << o
+    if cand & (cand - 1) == 0:
+        return cand
+    unseen = deck_cards(rules) & ~hand
+    cap0 = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        cap0[s] = popcount(hand) if s != seat else 0
+    st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
+    h2 = np.zeros(4, dtype=np.int64)
+    cap = np.zeros(4, dtype=np.int64)
+    choices = np.zeros(4, dtype=np.int64)
+    out = np.zeros(2, dtype=np.int64)
+    items = np.zeros((2, N_ITEMS), dtype=np.int64)
+    res = np.zeros(RES_LEN, dtype=np.int64)
+    pubx = np.zeros(PUBLIC_LEN, dtype=np.int64)
+    for i in range(PUBLIC_LEN):
+        pubx[i] = pub[i]
+    for _ in range(n_samples):
+        deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
+                        cap)
+        pubx[P_POVERTY_SEAT] = -1
+        for s in range(4):
+            if s != seat:
+                opts = reservation_options(hs[s], rules)
+                ch = heuristic.reserve(s, hs[s], opts, pubx, rules, HPARAMS, rng)
+                choices[s] = ch if 0 <= ch < 63 and (opts >> ch) & 1 else 0
+        option_values(seat, cand, hs, choices, dealer, pubx, rules, rng, sums, st, h2, pl2, ps2, tw2, power, fclass,
+                      cmask, out, items, res)
+    return cand
+
+
+@kernel
+def make_poor(hs, poor, seat):
+    """Swap trumps of ``hs[poor]`` for plain cards of the third and fourth seats (not ``seat``)
+    until it holds 3 trumps or fewer: the rare sampled deal that rejection did not make poor."""
+    for s in range(4):
+        if s == seat or s == poor:
+            continue
+        while popcount(hs[poor] & NORMAL_TRUMPS) > 3 and (hs[s] & ~NORMAL_TRUMPS):
+            t = hs[poor] & NORMAL_TRUMPS
+            t &= -t
+            p = hs[s] & ~NORMAL_TRUMPS
+            p &= -p
+            hs[poor] = (hs[poor] & ~t) | p
+            hs[s] = (hs[s] & ~p) | t
+
+
+@kernel
+def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
+    """Add to ``sums[1]`` and ``sums[0]`` ``seat``'s rollout score of accepting and of refusing
+    the poverty of ``pub[P_POVERTY_SEAT]``, over ``n_samples`` sampled deals (see the module doc)."""
+    poor = pub[P_POVERTY_SEAT]
+    dealer = pub[P_DEALER]
+    first_asked = (seat - poor) & 3
+    unseen = deck_cards(rules) & ~hand
+    cap0 = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        cap0[s] = popcount(hand) if s != seat else 0
+    st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
+    h2 = np.zeros(4, dtype=np.int64)
+    cap = np.zeros(4, dtype=np.int64)
+    items = np.zeros((2, N_ITEMS), dtype=np.int64)
+    res = np.zeros(RES_LEN, dtype=np.int64)
+    pubx = np.zeros(PUBLIC_LEN, dtype=np.int64)
+    for i in range(PUBLIC_LEN):
+        pubx[i] = pub[i]
+    for _ in range(n_samples):
+        for _try in range(POVERTY_TRIES):
+            deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
+                        cap)
+            if may_declare_poverty(hs[poor]):
+                break
+        make_poor(hs, poor, seat)
+        for accept in range(2):
+            for s in range(4):
+                h2[s] = hs[s]
+            partner, trumps_back = heuristic_poverty(poor, h2, pubx, rules, rng, first_asked, seat, accept)
+            sums[accept] += contract_value(seat, C_POVERTY, poor, partner, trumps_back, dealer, h2, rules, st, pl2,
+                                           ps2, tw2, power, fclass, cmask, items, res)
+
+
+@kernel
+def call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+                rng, sums):
+    """Add to ``sums[0]`` and ``sums[1]`` ``seat``'s rollout score without a call and with a call
+    of ``level`` now (between tricks), over ``n_samples`` deals sampled as pimc's card search
+    samples them."""
+    n = pub[P_NPLAYED]
+    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+    unseen = deck_cards(rules) & ~played & ~hand
+    cap0 = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        cap0[s] = cards_left(pub, s) if s != seat else 0
+    must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
+    st, hs, pl2, ps2, tw2, _, _, _ = new_position()
+    base = np.zeros(ST_LEN, dtype=np.int64)
+    for i in range(PUBLIC_LEN):
+        base[i] = pub[i]
+    base[H_TABLES] = 0
+    h2 = np.zeros(4, dtype=np.int64)
+    cap = np.zeros(4, dtype=np.int64)
+    items = np.zeros((2, N_ITEMS), dtype=np.int64)
+    res = np.zeros(RES_LEN, dtype=np.int64)
+    for i in range(n):
+        pl2[i] = plays[i]
+        ps2[i] = play_seat[i]
+    for t in range(n >> 2):
+        tw2[t] = trick_winner[t]
+    for _ in range(n_samples):
+        deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
+        set_hidden(base, hs, qc, seat)
+        for called in range(2):
+            for i in range(ST_LEN):
+                st[i] = base[i]
+            for s in range(4):
+                h2[s] = hs[s]
+            if called:
+                make_call(st, h2, seat, level)
+            sums[called] += roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, res)
+
