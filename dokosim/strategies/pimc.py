@@ -27,7 +27,7 @@ from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_LEVEL_KO,
-    P_LEVEL_RE, P_NPLAYED, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
+    P_LEVEL_RE, P_NPLAYED, P_POVERTY_SEAT, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
     ST_LEN,
 )
 from ..engine.play import legal_mask, new_position, play_card
@@ -106,7 +106,8 @@ def exchange(seat, hand, phase, pub, rules, params, rng):
     if phase == EX_ACCEPT:
         if params[PI_ACCEPT_TRUMPS] >= 0:
             return 1 if heuristic.poverty_strength(hand) >= params[PI_ACCEPT_TRUMPS] else 0
-        if params[PI_SEARCH_BIDS] != 0:
+        poor = pub[P_POVERTY_SEAT]
+        if params[PI_SEARCH_BIDS] != 0 and 0 <= poor <= 3 and poor != seat:
             return search_acceptance(seat, hand, pub, rules, int(params[PI_BID_SAMPLES]), rng)
     return heuristic.exchange(seat, hand, phase, pub, rules, HPARAMS, rng)
 

@@ -77,6 +77,8 @@ def heuristic_poverty(poor, h2, pubx, rules, rng, first_asked, seat, accept):
     ``first_asked`` .. 3 places after ``poor``; ``seat`` >= 0 answers ``accept`` (1 or 0)
     instead. Moves the cards in ``h2``; returns (the acceptor or -1, trumps returned)."""
     pubx[P_POVERTY_SEAT] = poor
+    if not may_declare_poverty(h2[poor]):
+        return -1, 0  # no poverty to pass (a sample make_poor could not mend): as a refusal
     passed = heuristic.exchange(poor, h2[poor], EX_PASS, pubx, rules, HPARAMS, rng)
     if poverty_pass_error(h2[poor], passed):
         passed = default_pass(h2[poor])

@@ -1,0 +1,358 @@
+"""The strength frontier: every headline figure under each skill level, in one file.
+
+``dokosim study frontier`` plays the key counts of three studies with conditional dealing
+(docs/conditions.md), so that each gets the same number of hands whatever its share of deals,
+under each skill level from ``random`` to the strongest affordable, and writes
+``results/frontier/frontier.csv`` (columns ``study,figure,kind,count,skill,estimate,lo,hi,n``,
+one row per figure and skill), ``frontier.md`` (the same with the ``settled`` verdict), a chart
+per study and ``advice.md`` ("what to tell a club player").
+
+* **solo_odds**: a solo of each kind forced on seat 0 (``--contract <kind>_solo``), dealt with
+  exactly ``count`` trumps (aces for fleischlos: ``where="trumps(0) == count"``, which deals
+  every hand of that count equally likely: the figure is the win rate over all such hands, no
+  weights needed); ``estimate`` the soloist's win rate, Wilson interval.
+* **poverty**: seat 0 dealt a poor hand (3 trumps or fewer), seat 1 (asked first) dealt a hand of
+  the given strength (trumps, TH and QC counted 1.5; heuristic's quantity), every seat accepting
+  every poverty; rows where seat 0 declared the poverty and seat 1 took it; ``estimate`` seat 1's
+  mean score (a refusal would redeal: 0), Student t interval. The search players decide the
+  reservations by heuristic's rules here (``search_bids=0``, so that every skill plays the same
+  population of declared poverties) and play the cards by search.
+* **announcements**: the call probes of ``dokosim probe-calls`` (a call made or not at the same
+  position, both branches played out) for Re/Kontra and no 90 under each skill, the break-even
+  chance on that skill's own cross-fitted model (bins of 0.1, bootstrap interval) and the mean
+  gain of calling per probe.
+
+A figure is *settled* when the two strongest skills that measured it agree within their
+intervals (the intervals overlap). Each part is a Parquet dataset under ``data/frontier/``
+written by the run driver: an interrupted run resumes where it stopped.
+"""
+from __future__ import annotations
+
+import json
+import math
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ..stats import mean_interval, wilson
+from .common import fmt, footnote, plt, results_dir, say, write_table
+
+SKILLS = ("random", "simple", "heuristic", "pimc", "pimc_solver")
+SOLO_COUNTS = {"diamonds": (10, 11), "hearts": (10, 11), "spades": (10, 11), "clubs": (10, 11),
+               "queens": (5, 6), "jacks": (5, 6), "fleischlos": (5, 6)}
+STRENGTHS = (9.0, 9.5, 10.0, 10.5, 11.0)
+# hands per row: the cheap skills at any size; the search players sized for a 95% interval of at
+# most +-0.03 on a win rate (1,200 hands: +-0.028 at 0.5) and +-0.3 on a poverty score (score
+# standard deviation about 6: 1,600 poverties)
+SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "pimc": 1_200, "pimc_solver": 1_200},
+         "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 1_600, "pimc_solver": 1_600},
+         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 12_000}}
+POVERTY_RULES = {"preset": "ddv", "poverty": True}
+SEARCH_PLAYERS = ("pimc", "pimc_solver")
+COLUMNS = ("study", "figure", "kind", "count", "skill", "estimate", "lo", "hi", "n")
+
+
+def solo_where(kind: str, count: int) -> str:
+    return f"aces(0) == {count}" if kind == "fleischlos" else f"trumps(0) == {count}"
+
+
+def poverty_where(strength: float) -> str:
+    twice = int(round(2 * strength))
+    return (f"trumps(0, 'normal') <= 3 and trumps(1, 'normal') + trumps(1, 'normal') + copies(1, 'TH') "
+            f"+ copies(1, 'QC') == {twice}")
+
+
+def _dataset(data: Path, key: str, deals: int, seed: int, quiet: bool, **sim) -> pl.DataFrame:
+    """Simulate (or resume) one part into ``data/key`` and read it back."""
+    from ..run.simulate import simulate
+    from ..run.dataset import scan
+    path = data / key
+    say(quiet, f"frontier: {key}, {deals:,} deals")
+    simulate(deals, seed=seed, out=str(path), quiet=quiet, **sim)
+    return scan(path).collect()
+
+
+def solo_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[dict]:
+    rows = []
+    for kind, counts in SOLO_COUNTS.items():
+        for count in counts:
+            df = _dataset(data, f"solo_{kind}_{count}_{skill}_{n}_s{seed}", n, seed, quiet, strategy=skill,
+                          contract=f"{kind}_solo", declarer=0, where=solo_where(kind, count))
+            won = int((df["winner"] == "re").sum())
+            p, lo, hi = wilson(won, df.height)
+            rows.append(_row("solo_odds", "solo win rate", kind, count, skill, p, lo, hi, df.height))
+    return rows
+
+
+def poverty_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[dict]:
+    params = {"heuristic": {"accept_trumps": 0.0}}
+    if skill in SEARCH_PLAYERS:
+        params = {skill: {"search_bids": 0.0, "accept_trumps": 0.0}}
+    rows = []
+    for s in STRENGTHS:
+        # about 9 in 10 such deals end in seat 0's poverty taken by seat 1 (another seat's solo or
+        # poverty comes first in the rest): deal a tenth more
+        deals = int(n * 1.12)
+        df = _dataset(data, f"poverty_{s:g}_{skill}_{deals}_s{seed}", deals, seed, quiet, strategy=skill,
+                      rules=POVERTY_RULES, params=params if skill != "simple" else None,
+                      where=poverty_where(s))
+        took = df.filter((pl.col("contract") == "poverty") & (pl.col("declarer") == 0)
+                         & (pl.col("poverty_partner") == 1))
+        iv = mean_interval(took["score_1"].cast(pl.Float64).to_numpy())
+        rows.append(_row("poverty", "acceptor's score", "poverty", s, skill, iv.mean, iv.lo, iv.hi, took.height))
+    return rows
+
+
+def announcement_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[dict]:
+    from ..run.call_probe import probe_calls
+    from .announcements import LEVEL_LABEL, PIMC_BIN_EDGES, PIMC_MIN_BIN, RULES, level_tables
+    rows = []
+    for level in (1, 2):
+        path = data / f"probe_{level}_{skill}_{n}_s{seed}.parquet"
+        say(quiet, f"frontier: probes of {LEVEL_LABEL[level]}, {skill}, {n:,} deals")
+        if not path.exists():
+            probe_calls(n, level, seed, RULES, skill, quiet=quiet, out=str(path))
+        df = pl.read_parquet(path)
+        _, summaries = level_tables(df, level, seed, PIMC_BIN_EDGES, PIMC_MIN_BIN)
+        both = summaries[0]
+        rows.append(_row("announcements", "break-even chance", LEVEL_LABEL[level], None, skill,
+                         both["break_even"], both["break_even_lo"], both["break_even_hi"], both["probes"]))
+        rows.append(_row("announcements", "mean gain of calling", LEVEL_LABEL[level], None, skill,
+                         both["mean_gain"], both["mean_gain_lo"], both["mean_gain_hi"], both["probes"]))
+    return rows
+
+
+def _row(study, figure, kind, count, skill, estimate, lo, hi, n) -> dict:
+    def num(x):
+        return float("nan") if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+    return {"study": study, "figure": figure, "kind": kind, "count": None if count is None else float(count),
+            "skill": skill, "estimate": num(estimate), "lo": num(lo), "hi": num(hi), "n": int(n)}
+
+
+PARTS = {"solo": solo_rows, "poverty": poverty_rows, "announcements": announcement_rows}
+
+
+def settled(frame: pl.DataFrame) -> pl.DataFrame:
+    """One line per figure: the two strongest skills that measured it, whether their intervals
+    overlap (``settled``), and the strongest skill's interval width."""
+    order = {s: i for i, s in enumerate(SKILLS)}
+    out = []
+    for key, g in frame.group_by(["study", "figure", "kind", "count"], maintain_order=True):
+        g = g.filter(pl.col("lo").is_not_nan() & pl.col("hi").is_not_nan())
+        g = g.sort(pl.col("skill").replace_strict(order, return_dtype=pl.Int64))
+        if g.height < 2:
+            out.append({"study": key[0], "figure": key[1], "kind": key[2], "count": key[3], "strongest": None,
+                        "next": None, "width": float("nan"), "settled": False})
+            continue
+        a, b = g.row(-1, named=True), g.row(-2, named=True)
+        out.append({"study": key[0], "figure": key[1], "kind": key[2], "count": key[3], "strongest": a["skill"],
+                    "next": b["skill"], "width": a["hi"] - a["lo"],
+                    "settled": bool(a["lo"] <= b["hi"] and b["lo"] <= a["hi"])})
+    return pl.DataFrame(out)
+
+
+def share_of_hands(kind: str, count: int) -> float:
+    """The share of hands dealt with exactly ``count`` trumps of a ``kind`` solo (aces for
+    fleischlos): hypergeometric, 12 of 48 cards."""
+    from .common import trump_mask, popcount
+    n_trumps = 8 if kind == "fleischlos" else int(popcount(np.array([trump_mask(kind)]))[0])
+    return comb(n_trumps, count) * comb(48 - n_trumps, 12 - count) / comb(48, 12)
+
+
+def poverty_share(strength: float, deals: int = 200_000, seed: int = 0) -> float:
+    """The share of random deals in which seat 0 holds 3 normal trumps or fewer and seat 1 a hand
+    of ``strength`` (trumps, TH and QC counted 1.5): a seeded Monte Carlo estimate (its standard
+    error is below 0.01 percentage points at the default size)."""
+    from .common import trump_mask
+    from ..engine.cards import card_type
+    rng = np.random.default_rng(seed)
+    order = np.argsort(rng.random((deals, 48)), axis=1)
+    normal = trump_mask("diamonds")  # the normal game's trumps are the diamonds solo's
+    bits = np.array([(normal >> c) & 1 for c in range(48)])
+    top = np.zeros(48, dtype=int)
+    for name in ("TH", "QC"):
+        t = card_type(name)
+        top[2 * t] = top[2 * t + 1] = 1
+    t0 = bits[order[:, :12]].sum(axis=1)
+    s1 = bits[order[:, 12:24]].sum(axis=1) + 0.5 * top[order[:, 12:24]].sum(axis=1)
+    return float(np.mean((t0 <= 3) & (s1 == strength)))
+
+
+def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True, parts=None,
+        skills=None, data="data/frontier", scale: float = 1.0, **sim) -> dict:
+    """Play every part (``parts``: solo, poverty, announcements) under each of ``skills`` at
+    SIZES x ``scale`` and write the frontier files. ``deals`` and ``strategy`` are not used (the
+    sizes are per row; every skill is played)."""
+    data = Path(data)
+    out = results_dir(results, "frontier")
+    rows_path = out / "frontier.csv"
+    old = pl.read_csv(rows_path) if rows_path.exists() else None
+    rows = []
+    for part in (parts or PARTS):
+        for skill in (skills or SKILLS):
+            n = SIZES[part].get(skill)
+            if n is None:
+                continue
+            rows += PARTS[part](skill, max(10, int(n * scale)), seed, data, quiet)
+    frame = pl.DataFrame(rows, schema={"study": pl.Utf8, "figure": pl.Utf8, "kind": pl.Utf8, "count": pl.Float64,
+                                       "skill": pl.Utf8, "estimate": pl.Float64, "lo": pl.Float64,
+                                       "hi": pl.Float64, "n": pl.Int64})
+    if old is not None and parts is not None:  # a partial run replaces its own rows only
+        old = old.with_columns(pl.col("count").cast(pl.Float64), pl.col("kind").cast(pl.Utf8))
+        keep = old.join(frame.select("study", "skill").unique(), on=["study", "skill"], how="anti")
+        frame = pl.concat([keep.select(COLUMNS), frame.select(COLUMNS)])
+    frame = frame.select(COLUMNS)
+    frame.write_csv(rows_path)
+    verdict = settled(frame)
+    write_table(frame.join(verdict.select("study", "figure", "kind", "count", "settled"),
+                           on=["study", "figure", "kind", "count"], how="left", nulls_equal=True),
+                out / "frontier", "Every headline figure under each skill level",
+                f"Seed {seed}; `dokosim study frontier` (docs/studies.md). `n`: hands (solos), poverties "
+                "taken (poverty), probes (announcements); 95% intervals (Wilson for win rates, Student t "
+                "for scores, bootstrap for break-even chances). `settled`: the two strongest skills that "
+                "measured the figure agree within their intervals.")
+    write_table(side_by_side(frame, verdict), out / "summary", "The frontier side by side",
+                "One line per figure, `estimate [95% interval]` per skill (blank: not played at that "
+                "skill), `n` of the strongest skill, and whether the two strongest agree (`settled`).")
+    advice = advice_table(frame, verdict)
+    write_table(advice, out / "advice", "What to tell a club player",
+                "Each rule with the strongest skill that measured it, its 95% interval and how often a hand "
+                "qualifies (the share of dealt hands with that count; for the poverty, of deals where the "
+                "first player asked holds that strength facing a poor hand, see the note in docs/studies.md).")
+    if charts:
+        _charts(frame, out, seed)
+    (out / "frontier.json").write_text(json.dumps({"seed": seed, "scale": scale, "sizes": SIZES}, indent=1) + "\n")
+    return {"rows": frame.height, "settled": int(verdict["settled"].sum()), "figures": verdict.height}
+
+
+def side_by_side(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
+    """One line per figure, one column per skill."""
+    lines = []
+    for v in verdict.iter_rows(named=True):
+        g = frame.filter((pl.col("study") == v["study"]) & (pl.col("figure") == v["figure"])
+                         & (pl.col("kind") == v["kind"]) & (pl.col("count").eq_missing(v["count"])))
+        line = {"figure": f"{v['figure']}: {v['kind']}" + ("" if v["count"] is None else f" {v['count']:g}")}
+        n = None
+        for skill in SKILLS:
+            r = g.filter(pl.col("skill") == skill)
+            if r.height == 0:
+                line[skill] = ""
+                continue
+            r = r.row(0, named=True)
+            line[skill] = ("n/a" if math.isnan(r["estimate"]) else
+                           f"{fmt(r['estimate'])} [{fmt(r['lo'])}, {fmt(r['hi'])}]" if not math.isnan(r["lo"])
+                           else f"{fmt(r['estimate'])} (no interval)")
+            if skill == v["strongest"]:
+                n = r["n"]
+        line["n"] = n
+        line["settled"] = "yes" if v["settled"] else "no"
+        lines.append(line)
+    return pl.DataFrame(lines)
+
+
+def advice_table(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
+    """The strongest skill's answer per figure, as a rule."""
+    lines = []
+    for v in verdict.iter_rows(named=True):
+        if v["strongest"] is None:
+            continue
+        r = frame.filter((pl.col("study") == v["study"]) & (pl.col("figure") == v["figure"])
+                         & (pl.col("kind") == v["kind"]) & (pl.col("skill") == v["strongest"])
+                         & (pl.col("count").eq_missing(v["count"]))).row(0, named=True)
+        iv = f"{fmt(r['estimate'])} [{fmt(r['lo'])}, {fmt(r['hi'])}]"
+        if v["study"] == "solo_odds":
+            unit = "aces" if v["kind"] == "fleischlos" else "trumps"
+            verdict_text = "wins more often than not" if r["lo"] > 0.5 else (
+                "loses more often than not" if r["hi"] < 0.5 else "a coin flip")
+            rule = f"a {v['kind']} solo with {int(v['count'])} {unit}: {verdict_text}"
+            share = f"{100 * share_of_hands(v['kind'], int(v['count'])):.2f}% of hands"
+        elif v["study"] == "poverty":
+            sign = "pays" if r["lo"] > 0 else ("costs" if r["hi"] < 0 else "neither pays nor costs, within its interval")
+            rule = f"accepting a poverty at strength {v['count']:g} {sign} (a refusal redeals: 0)"
+            share = f"{100 * poverty_share(v['count']):.2f}% of deals"
+        else:
+            if v["figure"] == "break-even chance":
+                rule = f"call {v['kind']} when the chance of making it good is above the break-even"
+            else:
+                sign = "gains" if r["lo"] > 0 else ("loses" if r["hi"] < 0 else "is even")
+                rule = f"calling {v['kind']} at every chance {sign} on average"
+            share = ""
+        lines.append({"rule": rule, "skill": v["strongest"], "estimate": iv, "n": r["n"],
+                      "settled": v["settled"], "hands": share})
+    return pl.DataFrame(lines)
+
+
+def _charts(frame: pl.DataFrame, out: Path, seed: int) -> None:
+    p = plt()
+    colors = {"random": "#c9c9c9", "simple": "#9a9a9a", "heuristic": "#2b6ea6", "pimc": "#c2553a",
+              "pimc_solver": "#6a2c91"}
+    for study, title, ylabel in (("solo_odds", "Solo win rate at the key counts", "soloist's win rate"),
+                                 ("poverty", "Accepting a poverty: the acceptor's score by strength", "score"),
+                                 ("announcements", "Calls: break-even chance and mean gain", "")):
+        f = frame.filter(pl.col("study") == study)
+        if f.height == 0:
+            continue
+        labels = list(dict.fromkeys(
+            f"{r['figure']}: {r['kind']}" + ("" if r["count"] is None else f" {r['count']:g}")
+            for r in f.iter_rows(named=True)))
+        fig, ax = p.subplots(figsize=(max(7, 0.6 * len(labels) + 2), 4.5))
+        skills = [s for s in SKILLS if s in set(f["skill"].to_list())]
+        width = 0.8 / len(skills)
+        for i, skill in enumerate(skills):
+            xs, ys, los, his = [], [], [], []
+            for r in f.filter(pl.col("skill") == skill).iter_rows(named=True):
+                label = f"{r['figure']}: {r['kind']}" + ("" if r["count"] is None else f" {r['count']:g}")
+                if math.isnan(r["estimate"]):
+                    continue
+                xs.append(labels.index(label) + (i - (len(skills) - 1) / 2) * width)
+                ys.append(r["estimate"])
+                los.append(r["estimate"] - (r["lo"] if not math.isnan(r["lo"]) else r["estimate"]))
+                his.append((r["hi"] if not math.isnan(r["hi"]) else r["estimate"]) - r["estimate"])
+            ax.errorbar(xs, ys, yerr=[los, his], fmt="o", ms=4, capsize=2, color=colors[skill], label=skill)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels([lab.split(": ", 1)[1] if study != "announcements" else lab for lab in labels],
+                           rotation=45, ha="right", fontsize=8)
+        if study == "solo_odds":
+            ax.axhline(0.5, color="#888", lw=0.6)
+        if study == "poverty":
+            ax.axhline(0.0, color="#888", lw=0.6)
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8)
+        footnote(fig, f"dokosim study frontier, seed {seed}; 95% intervals; n per point: results/frontier/frontier.csv")
+        fig.tight_layout()
+        fig.savefig(out / f"{study}.png", dpi=110)
+        p.close(fig)
+
+
+def main(argv=None) -> int:
+    """``python -m dokosim.studies.frontier [--parts solo,poverty] [--skills pimc] [--scale 0.1]``:
+    a part of the frontier, or all of it at a fraction of its sizes."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m dokosim.studies.frontier", description=main.__doc__)
+    ap.add_argument("--parts", default=",".join(PARTS), help="comma-separated: " + ", ".join(PARTS))
+    ap.add_argument("--skills", default=",".join(SKILLS), help="comma-separated: " + ", ".join(SKILLS))
+    ap.add_argument("--scale", type=float, default=1.0, help="a fraction (or multiple) of every size")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--results", default=None, help="the results directory (default: results/ here)")
+    ap.add_argument("--data", default="data/frontier", help="where the datasets go (resumed if there)")
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args(argv)
+    parts = [p for p in a.parts.split(",") if p]
+    skills = [s for s in a.skills.split(",") if s]
+    for p in parts:
+        if p not in PARTS:
+            ap.error(f"unknown part {p!r}; valid: {', '.join(PARTS)}")
+    for s in skills:
+        if s not in SKILLS:
+            ap.error(f"unknown skill {s!r}; valid: {', '.join(SKILLS)}")
+    full = set(parts) == set(PARTS) and set(skills) == set(SKILLS)
+    print(run(seed=a.seed, results=a.results, quiet=a.quiet, parts=None if full else parts,
+              skills=skills, data=a.data, scale=a.scale))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
