@@ -134,4 +134,7 @@ def test_search_bids_0_restores_heuristics_reservations_acceptance_and_first_cal
         return df.select(pl.col("contract"), pl.col("declarer"), pl.col("poverty_partner"), *first_call)
     assert decided(old).equals(decided(heur))
     assert not decided(new).equals(decided(heur))
+    # calls: heuristic's by default (search_calls=0), searched with search_calls=1
+    searched = dokosim.simulate(300, strategy="pimc", params={"pimc": {"samples": 2, "search_calls": 1}}, **kw)
+    assert not searched.select(first_call).equals(new.select(first_call))
     assert (old["contract"] == "poverty").sum() > 0  # the poverty path was exercised

@@ -35,6 +35,8 @@ def param_vector(module, **overrides):
 def params_for(module):
     if module is random_player:  # make random reserve and call sometimes: its choices use the rng
         return param_vector(module, p_reserve=0.5, p_call=0.5)
+    if module is pimc:  # every decision pimc can search: reservations, acceptance and calls
+        return param_vector(module, search_calls=1)
     return param_vector(module)
 
 

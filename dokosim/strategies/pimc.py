@@ -13,10 +13,11 @@ eyes after the card under best play with all hands open, scored by
 ``eyes_value``); earlier, or when the solve runs past ``node_limit`` nodes, a
 rollout: the rest of the deal played by ``heuristic`` at every seat and scored.
 Every deal is used for every candidate card (common random numbers). The deals
-(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations,
-poverty acceptance and calls are searched too (pimc_bids.py: each option's mean score over
-``bid_samples`` sampled deals played out by ``heuristic``); ``search_bids=0`` leaves them to
-``heuristic``'s rules, the pimc of before. ``solve_tricks=0`` (the default) is the
+(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations and
+poverty acceptance are searched too (pimc_bids.py: each option's mean score over ``bid_samples``
+sampled deals played out by ``heuristic``), and calls with ``search_calls=1`` (off by default:
+measured reckless, docs/strategies.md); ``search_bids=0`` leaves all of them to ``heuristic``'s
+rules, the pimc of before. ``solve_tricks=0`` (the default) is the
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
@@ -65,6 +66,9 @@ PARAMS = {
     "bid_samples": (24.0, "sampled deals per option of a reservation, poverty acceptance or call"),
     "solo_screen": (0.05, "a solo is searched only when heuristic's model gives it at least this chance "
                           "to win (0: every solo the rules allow)"),
+    "search_calls": (0.0, "1: calls by search too (with search_bids); 0: heuristic's calls. Off by default: "
+                          "rollouts by heuristic make the defenders of a solo deny 90 recklessly "
+                          "(docs/strategies.md)"),
     "accept_trumps": (-1.0, "-1: poverty acceptance as search_bids says; else accept from this strength "
                             "(heuristic's rule and quantity; 0: every poverty, as the poverty study needs)"),
 }
@@ -72,9 +76,9 @@ PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "m
                 "solve_tricks": (0, 12, "integer"), "node_limit": (0, 1e12, "integer"),
                 "rollout_solve": (0, 12, "integer"), "extras": (0, 1, "integer"), "table_bits": (4, 26, "integer"),
                 "search_bids": (0, 1, "integer"), "bid_samples": (1, 10_000, "integer"), "solo_screen": (0.0, 1.0),
-                "accept_trumps": (-1.0, 15.0)}
+                "accept_trumps": (-1.0, 15.0), "search_calls": (0, 1, "integer")}
 (PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS,
- PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_ACCEPT_TRUMPS) = range(12)
+ PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_SEARCH_CALLS, PI_ACCEPT_TRUMPS) = range(13)
 
 
 @inline_kernel
@@ -122,7 +126,7 @@ def search_acceptance(seat, hand, pub, rules, n_samples, rng):
 
 @inline_kernel
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-    if params[PI_SEARCH_BIDS] == 0:
+    if params[PI_SEARCH_BIDS] == 0 or params[PI_SEARCH_CALLS] == 0:
         return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
                               rules, HPARAMS, rng)
     if pub[P_NPLAYED] & 3 or legal == 0:

@@ -45,10 +45,10 @@ SOLO_COUNTS = {"diamonds": (10, 11), "hearts": (10, 11), "spades": (10, 11), "cl
 STRENGTHS = (9.0, 9.5, 10.0, 10.5, 11.0)
 # hands per row: the cheap skills at any size; the search players sized for a 95% interval of at
 # most +-0.03 on a win rate (1,200 hands: +-0.028 at 0.5) and +-0.3 on a poverty score (score
-# standard deviation about 6: 1,600 poverties)
+# standard deviation about 6.5 at strength 9: 2,600 x 1.12 deals give about 2,300 poverties)
 SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "pimc": 1_200, "pimc_solver": 1_200},
-         "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 1_600, "pimc_solver": 1_600},
-         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 12_000}}
+         "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 2_600, "pimc_solver": 2_600},
+         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 4_000}}
 POVERTY_RULES = {"preset": "ddv", "poverty": True}
 SEARCH_PLAYERS = ("pimc", "pimc_solver")
 COLUMNS = ("study", "figure", "kind", "count", "skill", "estimate", "lo", "hi", "n")
@@ -117,8 +117,12 @@ def announcement_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) ->
         df = pl.read_parquet(path)
         _, summaries = level_tables(df, level, seed, PIMC_BIN_EDGES, PIMC_MIN_BIN)
         both = summaries[0]
+        # a chance lies in [0, 1]: a bootstrap bound past it (a crossing extrapolated beyond the
+        # chances seen) is cut there; an interval reaching 1 means the call may never pay
+        lo, hi = (None if v is None or math.isnan(v) else min(1.0, max(0.0, v))
+                  for v in (both["break_even_lo"], both["break_even_hi"]))
         rows.append(_row("announcements", "break-even chance", LEVEL_LABEL[level], None, skill,
-                         both["break_even"], both["break_even_lo"], both["break_even_hi"], both["probes"]))
+                         both["break_even"], lo, hi, both["probes"]))
         rows.append(_row("announcements", "mean gain of calling", LEVEL_LABEL[level], None, skill,
                          both["mean_gain"], both["mean_gain_lo"], both["mean_gain_hi"], both["probes"]))
     return rows
