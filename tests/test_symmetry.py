@@ -88,19 +88,27 @@ FRONTIER = __import__("pathlib").Path(__file__).resolve().parents[1] / "results"
 
 def test_the_frontier_file_agrees_for_clubs_and_spades_at_every_count_and_skill():
     """The committed frontier (``dokosim study frontier``, thousands of hands per count): clubs
-    and spades solos agree within their 95% intervals (the intervals overlap) at 10 and 11
-    trumps under every skill that played them. Both kinds are dealt from the same seed, so the
-    hands are alike and the samples correlated: a difference between them is the strategies'
-    treatment of the suits, which is what this is to catch."""
+    and spades solos agree within their 95% intervals (the intervals overlap), win rate and
+    mean score, at 10 and 11 trumps under every skill that played them. Both kinds are dealt
+    from the same seed, so the hands are alike and the samples correlated: a difference between
+    them is the strategies' treatment of the suits, which is what this is to catch."""
     import polars as pl
     f = pl.read_csv(FRONTIER).filter(pl.col("study") == "solo_odds")
+    checked = 0
+    for figure in ("solo win rate", "soloist's mean score"):
+        checked += _clubs_spades(f.filter(pl.col("figure") == figure))
+    assert checked >= 2 * 2 * 4  # two figures at 10 and 11 trumps, at least random, simple, heuristic, pimc
+
+
+def _clubs_spades(f):
+    import polars as pl
     checked = 0
     for r in f.filter(pl.col("kind") == "clubs").iter_rows(named=True):
         s = f.filter((pl.col("kind") == "spades") & (pl.col("count") == r["count"])
                      & (pl.col("skill") == r["skill"])).row(0, named=True)
         assert r["lo"] <= s["hi"] and s["lo"] <= r["hi"], (r, s)
         checked += 1
-    assert checked >= 2 * 4  # 10 and 11 trumps, at least random, simple, heuristic and pimc
+    return checked
 
 
 def test_the_frontier_file_has_every_key_count_and_its_strongest_skill_is_precise():
@@ -115,7 +123,8 @@ def test_the_frontier_file_has_every_key_count_and_its_strongest_skill_is_precis
     order = {s: i for i, s in enumerate(SKILLS)}
     for kind, counts in SOLO_COUNTS.items():
         for count in counts:
-            g = f.filter((pl.col("kind") == kind) & (pl.col("count") == count))
+            g = f.filter((pl.col("kind") == kind) & (pl.col("count") == count)
+                         & (pl.col("figure") == "solo win rate"))
             best = max(g["skill"].to_list(), key=order.__getitem__)
             r = g.filter(pl.col("skill") == best).row(0, named=True)
             assert r["hi"] - r["lo"] <= 0.06, r

@@ -10,7 +10,9 @@ per study and ``advice.md`` ("what to tell a club player").
 * **solo_odds**: a solo of each kind forced on seat 0 (``--contract <kind>_solo``), dealt with
   exactly ``count`` trumps (aces for fleischlos: ``where="trumps(0) == count"``, which deals
   every hand of that count equally likely: the figure is the win rate over all such hands, no
-  weights needed); ``estimate`` the soloist's win rate, Wilson interval.
+  weights needed); ``estimate`` the soloist's win rate (Wilson interval) and its mean score
+  (Student t; a solo scores three times, so this interval is about 1.7 times as wide as the
+  win rate's in points and is not held to +-0.3).
 * **poverty**: seat 0 dealt a poor hand (3 trumps or fewer), seat 1 (asked first) dealt a hand of
   the given strength (trumps, TH and QC counted 1.5; heuristic's quantity), every seat accepting
   every poverty; rows where seat 0 declared the poverty and seat 1 took it; ``estimate`` seat 1's
@@ -83,6 +85,9 @@ def solo_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[di
             won = int((df["winner"] == "re").sum())
             p, lo, hi = wilson(won, df.height)
             rows.append(_row("solo_odds", "solo win rate", kind, count, skill, p, lo, hi, df.height))
+            iv = mean_interval(df["score_0"].cast(pl.Float64).to_numpy())
+            rows.append(_row("solo_odds", "soloist's mean score", kind, count, skill, iv.mean, iv.lo, iv.hi,
+                             df.height))
     return rows
 
 
@@ -266,14 +271,20 @@ def advice_table(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
                          & (pl.col("kind") == v["kind"]) & (pl.col("skill") == v["strongest"])
                          & (pl.col("count").eq_missing(v["count"]))).row(0, named=True)
         iv = f"{fmt(r['estimate'])} [{fmt(r['lo'])}, {fmt(r['hi'])}]"
-        if v["study"] == "solo_odds":
+        if v["study"] == "solo_odds" and v["figure"] == "soloist's mean score":
+            unit = "aces" if v["kind"] == "fleischlos" else "trumps"
+            sign = "pays" if r["lo"] > 0 else ("costs" if r["hi"] < 0 else "is even, within its interval")
+            rule = f"declaring a {v['kind']} solo with {int(v['count'])} {unit} {sign} (points per solo)"
+            share = f"{100 * share_of_hands(v['kind'], int(v['count'])):.2f}% of hands"
+        elif v["study"] == "solo_odds":
             unit = "aces" if v["kind"] == "fleischlos" else "trumps"
             verdict_text = "wins more often than not" if r["lo"] > 0.5 else (
                 "loses more often than not" if r["hi"] < 0.5 else "a coin flip")
             rule = f"a {v['kind']} solo with {int(v['count'])} {unit}: {verdict_text}"
             share = f"{100 * share_of_hands(v['kind'], int(v['count'])):.2f}% of hands"
         elif v["study"] == "poverty":
-            sign = "pays" if r["lo"] > 0 else ("costs" if r["hi"] < 0 else "neither pays nor costs, within its interval")
+            sign = ("pays" if r["lo"] > 0 else "costs" if r["hi"] < 0
+                    else "neither pays nor costs, within its interval")
             rule = f"accepting a poverty at strength {v['count']:g} {sign} (a refusal redeals: 0)"
             share = f"{100 * poverty_share(v['count']):.2f}% of deals"
         else:
@@ -296,6 +307,8 @@ def _charts(frame: pl.DataFrame, out: Path, seed: int) -> None:
                                  ("poverty", "Accepting a poverty: the acceptor's score by strength", "score"),
                                  ("announcements", "Calls: break-even chance and mean gain", "")):
         f = frame.filter(pl.col("study") == study)
+        if study == "solo_odds":  # the mean scores are in the table; the chart keeps one scale
+            f = f.filter(pl.col("figure") == "solo win rate")
         if f.height == 0:
             continue
         labels = list(dict.fromkeys(
