@@ -38,6 +38,8 @@ def audit_records(records, tricks: int = DEFAULT_TRICKS, deal_ids=None, progress
     called after each record."""
     import orjson
 
+    if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)) or not 1 <= tricks <= 12:
+        raise AuditError(f"tricks={tricks!r} is not valid: a whole number of tricks from 1 to 12")
     from ..engine.layout import H_RE_MASK
     from ..solver.eyes import W_ST, audit_line
     from ..engine.jit import ensure_loop

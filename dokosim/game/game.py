@@ -320,6 +320,8 @@ class Game:
         written into ``out`` when given."""
         if out is None:
             out = np.zeros(gs.OBS_LEN, dtype=np.float32)
+        else:
+            check_out_array(out, np.float32, (gs.OBS_LEN,))
         gs.observation_fill(self._g, _seat(seat), out)
         return out
 
@@ -452,6 +454,17 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game {self.phase}, seat {self.current_player} to act, "
                 f"{int(self._g[gs.O_ST + P_NPLAYED])} cards played>")
+
+
+def check_out_array(out, dtype, shape) -> None:
+    """GameError unless ``out`` is a writeable C-contiguous numpy array of ``dtype`` and ``shape``:
+    a kernel writes into it by address, so anything else would write past its end."""
+    want = f"a writeable C-contiguous {np.dtype(dtype).name} array of shape {shape}"
+    if not isinstance(out, np.ndarray):
+        raise GameError(f"out={type(out).__name__} is not valid: {want}")
+    if out.dtype != dtype or out.shape != tuple(shape) or not out.flags.c_contiguous or not out.flags.writeable:
+        flags = "" if out.flags.c_contiguous and out.flags.writeable else ", not writeable or not contiguous"
+        raise GameError(f"out (a {out.dtype.name} array of shape {out.shape}{flags}) is not valid: {want}")
 
 
 def _seat(seat) -> int:

@@ -19,7 +19,7 @@ import numpy as np
 from ..engine import game_state as gs
 from ..engine import vector_game as vg
 from ..engine.rng import RNG_LEN
-from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError, deal_rules
+from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError, check_out_array, deal_rules
 
 OBSERVATIONS = ("float32", "uint8", None)
 MIN_BLOCK = 64  # rows a thread takes at a time, at least
@@ -200,6 +200,8 @@ class VectorGame:
             vg.seed_random_streams(self._streams, self.seed)
         if out is None:
             out = np.empty(self.n, np.int64)
+        else:
+            check_out_array(out, np.int64, (self.n,))
         vg.random_actions(self.legal_bits, self._streams, out)
         return out
 

@@ -50,7 +50,7 @@ STRENGTHS = (9.0, 9.5, 10.0, 10.5, 11.0)
 # standard deviation about 6.5 at strength 9: 2,600 x 1.12 deals give about 2,300 poverties)
 SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "pimc": 1_200, "pimc_solver": 1_200},
          "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 2_600, "pimc_solver": 2_600},
-         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 4_000}}
+         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 20_000}}
 POVERTY_RULES = {"preset": "ddv", "poverty": True}
 SEARCH_PLAYERS = ("pimc", "pimc_solver")
 COLUMNS = ("study", "figure", "kind", "count", "skill", "estimate", "lo", "hi", "n")
@@ -225,6 +225,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     write_table(side_by_side(frame, verdict), out / "summary", "The frontier side by side",
                 "One line per figure, `estimate [95% interval]` per skill (blank: not played at that "
                 "skill), `n` of the strongest skill, and whether the two strongest agree (`settled`).")
+    (out / "readme_tables.md").write_text(readme_tables(frame, verdict))
     advice = advice_table(frame, verdict)
     write_table(advice, out / "advice", "What to tell a club player",
                 "Each rule with the strongest skill that measured it, its 95% interval and how often a hand "
@@ -259,6 +260,32 @@ def side_by_side(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
         line["settled"] = "yes" if v["settled"] else "no"
         lines.append(line)
     return pl.DataFrame(lines)
+
+
+def readme_tables(frame: pl.DataFrame, verdict: pl.DataFrame) -> str:
+    """The README's frontier tables (Markdown), one per study, from the frame: each line a figure,
+    a column per skill that played the study (`estimate [lo, hi]`), the strongest skill's `n`,
+    and whether the figure is settled."""
+    wide = side_by_side(frame, verdict)
+    parts = []
+    for study, title in (("solo_odds", "Solo win rate and the soloist's mean score, seat 0 declaring with exactly "
+                                       "that many trumps (aces for fleischlos)"),
+                         ("poverty", "A poverty taken by the first player asked: its mean score, by its strength"),
+                         ("announcements", "Calls (probes: a call made or not at the same position)")):
+        keys = verdict.filter(pl.col("study") == study)
+        if keys.height == 0:
+            continue
+        labels = {f"{v['figure']}: {v['kind']}" + ("" if v["count"] is None else f" {v['count']:g}")
+                  for v in keys.iter_rows(named=True)}
+        sub = wide.filter(pl.col("figure").is_in(list(labels)))
+        skills = [sk for sk in SKILLS if (sub[sk] != "").any()]
+        head = ["figure", *[f"`{sk}`" for sk in skills], "n (strongest)", "settled"]
+        lines = [f"*{title}*", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for r in sub.iter_rows(named=True):
+            lines.append("| " + " | ".join([r["figure"], *[r[sk] for sk in skills], f"{r['n']:,}", r["settled"]])
+                         + " |")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
 
 
 def advice_table(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:

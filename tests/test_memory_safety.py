@@ -1,0 +1,51 @@
+"""Arrays and integers a user passes to a kernel are checked first (issue 32, item 1): a too-small,
+wrongly typed, strided or read-only ``out`` array, or a negative trick count, used to make a kernel
+write past an array's end (a segmentation fault that kills the user's Python)."""
+import numpy as np
+import pytest
+
+from dokosim import Game, GameError, VectorGame
+from dokosim.dd.audit import AuditError, audit_records
+from dokosim.game.game import OBSERVATION_LEN
+
+
+def _bad_outs(dtype, n):
+    return [np.zeros(n - 1, dtype), np.zeros(max(1, n // 2), dtype), np.zeros(n, np.float64 if dtype != np.float64
+                                                                           else np.float32),
+            np.zeros(2 * n, dtype)[::2], np.zeros((1, n), dtype), [0.0] * n, _read_only(np.zeros(n, dtype))]
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_observation_tensor_refuses_an_out_array_it_would_overrun(case):
+    game = Game(seed=1)
+    out = _bad_outs(np.float32, OBSERVATION_LEN)[case]
+    with pytest.raises(GameError, match="out"):
+        game.observation_tensor(0, out=out)
+
+
+def test_observation_tensor_writes_a_valid_out_array():
+    game = Game(seed=1)
+    out = np.full(OBSERVATION_LEN, -1.0, np.float32)
+    assert game.observation_tensor(0, out=out) is out
+    assert np.array_equal(out, game.observation_tensor(0))
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_random_actions_refuses_an_out_array_it_would_overrun(case):
+    vec = VectorGame(8, seed=2)
+    out = _bad_outs(np.int64, 8)[case]
+    with pytest.raises(GameError, match="out"):
+        vec.random_actions(out=out)
+    good = np.zeros(8, np.int64)
+    assert vec.random_actions(out=good) is good
+
+
+@pytest.mark.parametrize("tricks", [-1, 0, 13, 2**63, 1.5, True, "6"])
+def test_audit_records_refuses_a_trick_count_outside_1_to_12(tricks):
+    with pytest.raises(AuditError, match="tricks"):
+        audit_records([], tricks)
