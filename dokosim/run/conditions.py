@@ -63,6 +63,34 @@ def _rank_mask(rank: str) -> int:
     return sum(_type_mask(6 * s + r) for s in range(4))
 
 
+MAX_WHERE_LENGTH = 2_000    # characters of a --where expression
+MAX_WHERE_DEPTH = 40        # nesting: parentheses, not, unary minus
+MAX_WHERE_OPERATORS = 200   # binary operators and comparisons
+MAX_WHERE_LITERAL = 10**6   # an integer literal's magnitude
+MAX_WHERE_VALUE = 2**62     # any value the expression can take (the kernel computes in int64)
+
+
+def value_bound(tree) -> tuple[int, int]:
+    """(the largest magnitude ``tree``'s value can take, the largest any of its nodes can take):
+    a count is at most 48; a comparison, and, or, not give 0 or 1."""
+    kind = tree[0]
+    if kind == "num":
+        return abs(tree[1]), abs(tree[1])
+    if kind == "count":
+        return 48, 48
+    if kind in ("neg", "not"):
+        a, inner = value_bound(tree[1])
+        return (a if kind == "neg" else 1), inner
+    (a, ia), (b, ib) = value_bound(tree[1]), value_bound(tree[2])
+    if kind in ("+", "-"):
+        v = a + b
+    elif kind == "*":
+        v = a * b
+    else:
+        v = 1
+    return v, max(v, ia, ib)
+
+
 class _Parser:
     """Recursive descent over the tokens of ``where`` into a tree of tuples:
     ("num", v), ("count", seat, mask), ("neg", a), ("not", a), (op, a, b) for + - * and or and the
@@ -72,6 +100,10 @@ class _Parser:
         self.text = text
         self.scheme = scheme
         self.tokens = []
+        self.depth = 0
+        self.operators = 0
+        if len(text) > MAX_WHERE_LENGTH:
+            raise ConditionError(f"where= is {len(text):,} characters long: at most {MAX_WHERE_LENGTH:,}")
         pos = 0
         text = text.rstrip()
         while pos < len(text):
@@ -84,7 +116,8 @@ class _Parser:
         self.i = 0
 
     def error(self, what: str) -> ConditionError:
-        return ConditionError(f"where={self.text!r}: {what}")
+        shown = self.text if len(self.text) <= 80 else self.text[:60] + "..."
+        return ConditionError(f"where={shown!r}: {what}")
 
     def peek(self):
         return self.tokens[self.i] if self.i < len(self.tokens) else (None, None, len(self.text))
@@ -106,14 +139,30 @@ class _Parser:
         kind, text, pos = self.peek()
         if kind is not None:
             raise self.error(f"unexpected {text!r} at character {pos + 1}")
+        if value_bound(tree)[1] > MAX_WHERE_VALUE:
+            raise self.error("its values can exceed 64-bit integers (2**62); use smaller numbers")
         return tree
+
+    def deeper(self, pos):
+        """One more level of nesting at ``pos``: an error past MAX_WHERE_DEPTH."""
+        self.depth += 1
+        if self.depth > MAX_WHERE_DEPTH:
+            raise self.error(f"nested more than {MAX_WHERE_DEPTH} levels deep (parentheses, not, minus) at "
+                             f"character {pos + 1}")
+
+    def one_more_operator(self, pos):
+        self.operators += 1
+        if self.operators > MAX_WHERE_OPERATORS:
+            raise self.error(f"more than {MAX_WHERE_OPERATORS} operators (at character {pos + 1}); "
+                             "a longer condition belongs in a --where-path predicate")
 
     def left_associative(self, operators, operand):
         """``operand (op operand)*`` for the binary operators ``operators``, grouped to the left:
         (op, left, right) nodes."""
         a = operand()
         while self.peek()[1] in operators:
-            op = self.take()[1]
+            _, op, pos = self.take()
+            self.one_more_operator(pos)
             a = (op, a, operand())
         return a
 
@@ -125,15 +174,19 @@ class _Parser:
 
     def not_(self):
         if self.peek()[1] == "not":
-            self.take()
-            return ("not", self.not_())
+            _, _, pos = self.take()
+            self.deeper(pos)
+            tree = ("not", self.not_())
+            self.depth -= 1
+            return tree
         return self.comparison()
 
     def comparison(self):
         a = self.sum_()
         result = None
         while self.peek()[1] in _COMPARISONS:  # chained: 7 <= trumps(0) <= 9
-            op = self.take()[1]
+            _, op, pos = self.take()
+            self.one_more_operator(pos)
             b = self.sum_()
             term = (op, a, b)
             result = term if result is None else ("and", result, term)
@@ -148,17 +201,25 @@ class _Parser:
 
     def unary(self):
         if self.peek()[1] == "-":
-            self.take()
-            return ("neg", self.unary())
+            _, _, pos = self.take()
+            self.deeper(pos)
+            tree = ("neg", self.unary())
+            self.depth -= 1
+            return tree
         return self.atom()
 
     def atom(self):
         kind, text, pos = self.take()
         if kind == "num":
+            if len(text) > 7 or int(text) > MAX_WHERE_LITERAL:
+                raise self.error(f"the number {text[:20]}{'...' if len(text) > 20 else ''} at character {pos + 1} "
+                                 f"is too large: at most {MAX_WHERE_LITERAL:,}")
             return ("num", int(text))
         if text == "(":
+            self.deeper(pos)
             tree = self.or_()
             self.take(")")
+            self.depth -= 1
             return tree
         if kind == "name" and text in ("true", "false"):
             return ("num", 1 if text == "true" else 0)
