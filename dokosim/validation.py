@@ -30,6 +30,7 @@ SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1 (the kernels' int64)
 # these for its option ranges.
 MAX_DEALS = 10**12            # deals per simulate, tournament or probe-calls run
 MAX_ROUNDS = 10**10           # sessions per session run (at most 64 deals each)
+MAX_NODE_LIMIT = 10**15       # a solve's node limit (the solver adds it to its int64 node count)
 
 
 class SimulationError(ValueError):

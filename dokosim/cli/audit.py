@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..validation import MAX_DEALS
 from .options import JSON_OPTION, QUIET_OPTION, UsageError, check_out_directory
 
 
@@ -12,7 +13,7 @@ from .options import JSON_OPTION, QUIET_OPTION, UsageError, check_out_directory
 @click.option("--tricks", type=click.IntRange(1, 12), default=6, show_default=True,
               help="Audit the cards of the last K tricks (each card costs one exact solve; earlier "
                    "cards are not audited).")
-@click.option("--deals", type=click.IntRange(min=1), default=None,
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=None,
               help="Audit only the first N deals (default: all).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Also write cards.parquet (one row per audited card), summary.csv and summary.md here.")

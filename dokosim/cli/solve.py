@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..validation import MAX_NODE_LIMIT
 from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_out_directory, dataset_run, parse_rules
 
 
@@ -24,7 +25,7 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
               help="With --deals: a directory for the Parquet dataset (new, empty, or this command's own to resume).")
 @click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
               help="With --deals: the soloist of every solo.")
-@click.option("--node-limit", type=click.IntRange(min=0), default=1_000_000,
+@click.option("--node-limit", type=click.IntRange(0, MAX_NODE_LIMIT), default=1_000_000,
               help="Nodes per solve; past it a solve gives null (0: no limit). Default 1,000,000 with --deals, "
                    "for each --par solve and for --score; none for a record's own position unless given.")
 @click.option("--exact", is_flag=True, help="With --deals: also Re's exact eyes (much slower).")

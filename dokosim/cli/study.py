@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import click
 
+from ..validation import MAX_DEALS
 from .options import SEED_OPTION, UsageError, check_out_directory
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("name")
-@click.option("--deals", type=click.IntRange(min=100), default=None,
+@click.option("--deals", type=click.IntRange(100, MAX_DEALS), default=None,
               help="Deals per dataset (default: each study's own size, docs/studies.md).")
 @click.option("--strategy", default="heuristic", show_default=True,
               help="Strategy at every seat for the full tables (the headline figures are also run under simple, heuristic and pimc).")

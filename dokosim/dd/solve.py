@@ -103,9 +103,9 @@ class Solver:
 
 
 def _check_node_limit(node_limit) -> None:
-    from ..validation import is_int
-    if not is_int(node_limit) or node_limit < 0:
-        raise ValueError(f"node_limit={node_limit!r} is not valid: an integer >= 0 (0: no limit)")
+    from ..validation import MAX_NODE_LIMIT, is_int
+    if not is_int(node_limit) or not 0 <= node_limit <= MAX_NODE_LIMIT:
+        raise ValueError(f"node_limit={node_limit!r} is not valid: an integer from 0 (no limit) to 10**15")
 
 
 def _replayed(record, then: dict | None = None) -> tuple[dict, dict | None, dict | None]:

@@ -26,6 +26,7 @@ from ..stats import wilson
 STUDY = "par"
 DEFAULT_DEALS = 100_000
 CHUNK = 500
+MAX_PAR_DEALS = 10**8
 SOLO_NODE_LIMIT = 1_000_000   # a solo from the first card: almost always decided well within it
 NORMAL_NODE_LIMIT = 50_000    # the normal game: a small budget, the unresolved share is reported
 DECLARER = 0
@@ -113,6 +114,10 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         **sim) -> dict:
     """Solve ``deals`` deals (default 100,000) and write results/par/ (par.md, par.csv, par.png)."""
     deals = deals or DEFAULT_DEALS
+    if deals > MAX_PAR_DEALS:  # the plan lists every chunk: 10**13 deals would not fit in memory
+        from .common import StudyError
+        raise StudyError(f"--deals {deals:,} is too many for the par study: at most {MAX_PAR_DEALS:,} "
+                         "(every deal is solved from its first card)")
     jobs = jobs or min(2, os.cpu_count() or 1)
     out = results_dir(results, STUDY)
     say(quiet, f"par: {deals:,} deals, every solo and the normal game solved from the first card, {jobs} processes")
