@@ -49,3 +49,27 @@ def test_random_actions_refuses_an_out_array_it_would_overrun(case):
 def test_audit_records_refuses_a_trick_count_outside_1_to_12(tricks):
     with pytest.raises(AuditError, match="tricks"):
         audit_records([], tricks)
+
+
+def test_vector_step_refuses_what_is_not_an_action_id():
+    vec = VectorGame(4, seed=3)
+    for bad in ("x", [24.9] * 4, [True] * 4):
+        with pytest.raises(GameError, match="action ids"):
+            vec.step(bad)
+    vec.step(vec.random_actions())  # ids as ints still work
+
+
+def test_rl_step_refuses_a_fractional_action():
+    pytest.importorskip("pettingzoo")
+    from dokosim.game.rl import env as make_env
+    e = make_env()
+    e.reset(seed=1)
+    with pytest.raises(GameError, match="action"):
+        e.step(24.9)
+
+
+def test_an_empty_hand_condition_is_refused():
+    from dokosim.rules import Rules
+    from dokosim.run.conditions import ConditionError, parse_conditions
+    with pytest.raises(ConditionError, match="no cards"):
+        parse_conditions(hands={0: ""}, rules=Rules())

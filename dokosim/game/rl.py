@@ -22,7 +22,7 @@ try:
 except ImportError as exc:  # the optional extra is not installed
     raise ImportError("dokosim.game.rl needs PettingZoo: pip install 'dokosim[rl]'") from exc
 
-from .game import N_ACTIONS, OBSERVATION_LEN, Game
+from .game import N_ACTIONS, OBSERVATION_LEN, Game, GameError
 
 AGENTS = tuple(f"player_{s}" for s in range(4))
 
@@ -99,6 +99,8 @@ class DoppelkopfEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise GameError(f"action {action!r} is not valid: an action id, an integer 0-{N_ACTIONS - 1}")
         self._cumulative_rewards[agent] = 0
         self.game.apply_action(int(action))
         self.rewards = dict.fromkeys(AGENTS, 0)

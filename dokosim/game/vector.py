@@ -147,7 +147,11 @@ class VectorGame:
         """Apply ``actions[i]`` (an action id) in row i; (obs, legal, rewards, done). GameError
         naming the first row whose action is not legal (no row is changed then)."""
         if not (type(actions) is np.ndarray and actions.dtype == np.int64 and actions.flags.c_contiguous):
-            actions = np.ascontiguousarray(actions, dtype=np.int64)
+            given = np.asarray(actions)
+            if given.dtype.kind not in "iu":  # 24.9, "x", True: not an action id
+                raise GameError(f"actions must be integer action ids (one per row), got {given.dtype.name} "
+                                f"values like {given.ravel()[:1].tolist()}")
+            actions = np.ascontiguousarray(given, dtype=np.int64)
         if actions.shape != (self.n,):
             raise GameError(f"actions must be {self.n} action ids (one per row), got shape {actions.shape}")
         bad = vg.vector_check(actions, self.legal_bits)

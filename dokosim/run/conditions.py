@@ -529,6 +529,9 @@ def parse_hands(hands, rules) -> dict[int, int]:
             raise ConditionError(f"hands: seat {seat} must hold cards like 'QC QS TH' or a 48-bit mask, "
                                  f"got {cards!r}")
         n = sum(types.values())
+        if n == 0:
+            raise ConditionError(f"hands: seat {seat} is given no cards ({cards!r}); give cards like 'QC TH' "
+                                 "or leave the seat out")
         if n > rules.hand_size:
             raise ConditionError(f"hands: seat {seat} is given {n} cards; a hand has {rules.hand_size} "
                                  "under these rules")
