@@ -11,7 +11,7 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("file", type=click.File("r"), required=False)
+@click.argument("file", type=click.File("rb"), required=False)
 @click.option("--from-start", is_flag=True, help="Solve the position before the first card.")
 @click.option("--par", "with_par", is_flag=True,
               help="Also the par of each record's deal: which reservations win with open cards.")
@@ -88,8 +88,9 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
     record_limit = node_limit if given else None
     failed = False
     write = sys.stdout.buffer.write
-    for number, line in enumerate(file, start=1):
-        if not line.strip():
+    from ..records.record import is_blank_line
+    for number, line in enumerate(file, start=1):  # bytes split at b"\n" only, as score reads them
+        if is_blank_line(line):
             continue
         out_line = {"line": number, **solve_record(line, from_start=from_start, solver=solver,
                                                    node_limit=record_limit)}

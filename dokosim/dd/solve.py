@@ -114,11 +114,11 @@ def _replayed(record, then: dict | None = None) -> tuple[dict, dict | None, dict
     it; with ``then`` the position replayed is the record with those fields replaced (say, no
     play: its first card)."""
     if isinstance(record, (str, bytes)):
-        import orjson
+        from ..records.record import json_line
         try:
-            record = orjson.loads(record)
-        except orjson.JSONDecodeError as exc:
-            return record, None, {"ok": False, "kind": "bad_json", "error": f"line is not JSON: {exc}"}
+            record = json_line(record)  # as ``score`` reads a line: not UTF-8, not JSON, each named
+        except RecordError as exc:
+            return record, None, _form_error(exc)
     try:
         detail = replay_detail(record)
         if not detail["error"] and then is not None:

@@ -1,0 +1,24 @@
+"""``dokosim solve`` reads its input as ``dokosim score`` does (issue 32, item 5): bytes split at
+``\\n`` only, each line decoded on its own, so a line that is not UTF-8, holds a lone ``\\r`` or
+a ``\\x1c`` is one error line and the line numbers of the others stay intact."""
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from dokosim.cli import main as cli
+
+GOOD = (Path(__file__).resolve().parents[1] / "examples" / "records.jsonl").read_bytes().splitlines()[0]
+
+
+def test_solve_numbers_every_line_and_names_each_bad_one(tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join([GOOD, b"\xff\xfe bad", b"abc\rdef", b"\x1c", b"", GOOD]) + b"\n")
+    result = CliRunner().invoke(cli, ["solve", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [o["line"] for o in lines] == [1, 2, 3, 4, 6]
+    assert [o["ok"] for o in lines] == [True, False, False, False, True]
+    assert "not UTF-8" in lines[1]["error"] and all(o["kind"] == "bad_json" for o in lines[1:4])
+    score = CliRunner().invoke(cli, ["score", str(path)])
+    assert [json.loads(line)["line"] for line in score.output.splitlines()] == [1, 2, 3, 4, 6]
