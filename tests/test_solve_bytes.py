@@ -22,3 +22,19 @@ def test_solve_numbers_every_line_and_names_each_bad_one(tmp_path):
     assert "not UTF-8" in lines[1]["error"] and all(o["kind"] == "bad_json" for o in lines[1:4])
     score = CliRunner().invoke(cli, ["score", str(path)])
     assert [json.loads(line)["line"] for line in score.output.splitlines()] == [1, 2, 3, 4, 6]
+
+
+def test_audit_refuses_a_record_that_breaks_a_rule_with_the_rule():
+    """issue 32, item 6: a card the player does not hold (or may not play) is refused with the
+    rule, never audited as a negative loss."""
+    import pytest
+
+    from dokosim.dd.audit import audit_records
+    from dokosim.records.record import RecordError
+    record = json.loads(GOOD)
+    good = audit_records([record], 1)
+    assert good.height == 4 and (good["loss"] >= 0).all()
+    play = list(record["play"])
+    play[-1], play[-2] = play[-2], play[-1]  # the last trick's cards swapped between two players
+    with pytest.raises(RecordError, match="record 0"):
+        audit_records([{**record, "play": play}], 1)

@@ -61,6 +61,10 @@ def audit_records(records, tricks: int = DEFAULT_TRICKS, deal_ids=None, progress
             raise RecordError("bad_field", f"record {i}: a five-player record; the audit takes four-player deals")
         if tricks > p.rules.hand_size:
             raise AuditError(f"--tricks {tricks} is more than the {p.rules.hand_size} tricks of a deal")
+        whole = replay_detail(record)  # every card checked against the rules first: an illegal card
+        if whole["error"]:             # would be "audited" as a negative loss
+            out = whole["output"]
+            raise RecordError(out.get("kind", "bad_field"), f"record {i}: {out.get('error')}")
         detail = replay_detail({**record, "play": []})
         if detail["error"]:
             raise RecordError("bad_field", f"record {i}: {detail['output'].get('error')}")
