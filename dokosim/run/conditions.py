@@ -607,6 +607,8 @@ def predicate_address(spec: str) -> int:
         module = importlib.import_module(module_path)
     except ImportError as exc:
         raise ConditionError(f"where_path={spec!r}: cannot import {module_path!r}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001  the user's module failed while importing: say where
+        raise ConditionError(f"where_path={spec!r}: importing {module_path!r} failed: {_where_raised(exc)}") from None
     fn = getattr(module, name, None)
     if fn is None:
         raise ConditionError(f"where_path={spec!r}: {module_path} has no {name!r}")
@@ -624,8 +626,38 @@ def predicate_address(spec: str) -> int:
     except Exception as exc:  # noqa: BLE001  numba's typing errors are many lines: the first says what
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) does not compile: {first}") from None
+    _try_predicate(fn, spec, name)
     _PREDICATES[spec] = compiled
     return compiled.address
+
+
+def _where_raised(exc: BaseException) -> str:
+    """``Kind: message (file:line)`` of an exception raised in a user's code: the last frame of
+    its traceback (a SyntaxError names its own place)."""
+    import traceback
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} ({exc.filename}:{exc.lineno})"
+    frames = traceback.extract_tb(exc.__traceback__)
+    place = f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {message}{place}"
+
+
+PREDICATE_TRIES = 256  # random deals a predicate is tried on before a run
+
+
+def _try_predicate(fn, spec: str, name: str) -> None:
+    """Call the predicate on PREDICATE_TRIES random deals (seeded) before the run: one that raises
+    is refused in one line naming where, instead of a traceback printed by the compiled entry at
+    every try of the run. (One that raises only on rarer hands is not caught here.)"""
+    rng = np.random.default_rng(0)
+    for _ in range(PREDICATE_TRIES):
+        order = rng.permutation(48)
+        masks = [np.int64(sum(1 << int(c) for c in order[12 * s:12 * s + 12])) for s in range(4)]
+        try:
+            fn(*masks)
+        except Exception as exc:  # noqa: BLE001  whatever the user's code raised
+            raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) raised {_where_raised(exc)}") from None
 
 
 # ---------------------------------------------------------------- before a run

@@ -1,0 +1,52 @@
+"""A plug-in that fails is one line naming it, what it did and where (issue 32, item 3, the
+``--where-path`` part): a predicate that raises is tried before the run (no traceback per try, no
+misleading "too rare"), a module with a syntax error names its file and line; exit 2."""
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from dokosim.cli import main as cli
+
+MODULES = {
+    "pred_raises": """
+        import numba
+
+        @numba.njit
+        def check(h0, h1, h2, h3):
+            if h0 > 0:
+                raise ValueError("no good")
+            return True
+        """,
+    "pred_syntax": "def check(:\n    pass\n",
+    "pred_ok": """
+        import numba
+
+        @numba.njit
+        def check(h0, h1, h2, h3):
+            return h0 != h1
+        """,
+}
+
+
+@pytest.fixture
+def plugins(tmp_path, monkeypatch):
+    for name, text in MODULES.items():
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(text))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("module, expected", [("pred_raises", "ValueError: no good ("),
+                                              ("pred_syntax", "SyntaxError")])
+def test_a_failing_predicate_is_one_line_with_its_place(plugins, module, expected):
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "5", "--quiet", "--where-path", f"{module}:check"])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and expected in errors[0] and f"{module}.py:" in errors[0], result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_working_predicate_still_runs(plugins):
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "5", "--quiet", "--json", "--where-path", "pred_ok:check"])
+    assert result.exit_code == 0, result.output
