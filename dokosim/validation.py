@@ -241,3 +241,15 @@ def check_params(params, targets: Mapping, specs_of: Callable[[str], Mapping[str
             entry[param] = value_seen
         clean[key] = entry
     return clean
+
+
+def where_raised(exc: BaseException) -> str:
+    """``Kind: message (file:line)`` of an exception raised in a user's code: the last frame of
+    its traceback (a SyntaxError names its own place)."""
+    import traceback
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} ({exc.filename}:{exc.lineno})"
+    frames = traceback.extract_tb(exc.__traceback__)
+    place = f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {message}{place}"

@@ -126,6 +126,36 @@ def test_an_illegal_answer_of_a_python_agent_is_named():
 
     register_agent("wrong", Wrong)
     result = CliRunner().invoke(main, ["tournament", "wrong", "simple", "--deals", "2"])
-    assert result.exit_code == 1  # a failure during the run, not bad usage
+    assert result.exit_code == 2  # a bad plug-in (issue 32): named in one line, exit 2
     assert re.search(r"agent 'wrong' at seat \d answered 99, not a legal action; legal: \[", result.output)
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("kind", ["raises", "minus", "init"])
+def test_a_python_agent_that_fails_is_one_line_naming_it_and_where(kind):
+    """issue 32, item 3: an agent whose act raises (the deal, the seat, file:line), answers -1,
+    or whose __init__ raises: one line, exit 2, no traceback."""
+    class Raises:
+        def act(self, observation, legal_actions):
+            raise RuntimeError("agent broke")
+
+    class Minus:
+        def act(self, observation, legal_actions):
+            return -1
+
+    class BadInit:
+        def __init__(self):
+            raise KeyError("init broke")
+
+        def act(self, observation, legal_actions):
+            return legal_actions[0]
+
+    agent, expected = {"raises": (Raises, r"at seat \d raised on deal \d+ \(seed 0\): RuntimeError: agent broke \(.*test_agents.py:\d+\)"),
+                       "minus": (Minus, r"answered -1, not a legal action"),
+                       "init": (BadInit, r"failed to start: KeyError: 'init broke' \(.*test_agents.py:\d+\)")}[kind]
+    register_agent(f"failing_{kind}", agent)
+    result = CliRunner().invoke(main, ["tournament", f"failing_{kind}", "simple", "--deals", "2"])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and re.search(expected, errors[0]), result.output
     assert "Traceback" not in result.output

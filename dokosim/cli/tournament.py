@@ -8,7 +8,7 @@ from ..validation import MAX_DEALS
 from .options import (
     CLUSTER_OPTION, CONDITION_OPTIONS, QUIET_OPTION, RULES_OPTION, RULE_OPTION, SCHEDULER_OPTION,
     SEED_OPTION, STRATEGY_PATH_OPTION, THREADS_OPTION, check_out_directory, check_out_file, condition_kwargs,
-    parse_params, parse_rules, resumable, RunError, UsageError,
+    parse_params, parse_rules, resumable, UsageError,
 )
 
 
@@ -64,8 +64,8 @@ def tournament(strategies, deals, seed, rules_spec, rule_overrides, param_items,
             result = run(list(strategies), deals, seed, rules, params=parse_params(param_items),
                          threads=threads, quiet=quiet, out=out, scheduler=scheduler, cluster=cluster,
                          allow_cheating=allow_cheating, **condition_kwargs(hand_items, where, where_path))
-    except AgentError as exc:  # a Python agent's illegal answer: a failure during the run
-        raise RunError(str(exc)) from None
+    except AgentError as exc:  # a Python agent that fails: a bad plug-in, named with its place (exit 2)
+        raise UsageError(str(exc)) from None
     except (TournamentError, SimulationError, StrategyError) as exc:
         raise UsageError(str(exc)) from None
     if chart_path is not None:

@@ -17,6 +17,7 @@ import polars as pl
 
 from ..engine.game_state import G_PHASE as _G_PHASE
 from ..engine.game_state import PH_TERMINAL as _PH_TERMINAL
+from ..validation import where_raised
 from .game import Game, GameError
 
 AGENT_ENTRY_POINT_GROUP = "dokosim.agents"
@@ -156,7 +157,10 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
         elif getattr(agent, "reads_hidden", False):  # plays from the whole Game, like Agent
             seats.append((False, _instance(agent, {k: int(v) for k, v in params.get(s, {}).items()})))
         else:
-            seats.append((True, _instance(agent)))
+            try:
+                seats.append((True, _instance(agent)))
+            except Exception as exc:  # noqa: BLE001  the user's agent failed to start: say where
+                raise AgentError(f"agent {name!r} (seat {s}) failed to start: {where_raised(exc)}") from None
     from ..engine.cards import CONTRACT_NAMES
     cols = {k: [] for k in ("deal_id", "dealer", "hand_0", "hand_1", "hand_2", "hand_3", "contract",
                             "declarer", "re_mask", "eyes_re", "winner", "game_value",
@@ -170,8 +174,13 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
             seat = int(g[gs.G_PLAYER])
             is_python, agent = seats[seat]
             if is_python:
-                action = agent.act(game.observation(seat), game.legal_actions())
-                if not isinstance(action, (int, np.integer)) or not (int(g[gs.G_LEGAL]) >> int(action)) & 1:
+                try:
+                    action = agent.act(game.observation(seat), game.legal_actions())
+                except Exception as exc:  # noqa: BLE001  the user's agent: name the deal, the seat, the place
+                    raise AgentError(f"agent {names[seat]!r} at seat {seat} raised on deal {deal_id} (seed {seed}): "
+                                     f"{where_raised(exc)}") from None
+                if (isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < 64
+                        or not (int(g[gs.G_LEGAL]) >> int(action)) & 1):
                     raise AgentError(f"agent {names[seat]!r} at seat {seat} answered {action!r}, not a legal "
                                     f"action; legal: {game.legal_actions()}")
             else:

@@ -599,6 +599,7 @@ def predicate_address(spec: str) -> int:
     code is compiled, the deal loop is not (it calls the address)."""
     if spec in _PREDICATES:
         return _PREDICATES[spec].address
+    from ..validation import where_raised
     module_path, colon, name = spec.partition(":")
     if not colon or not module_path or not name:
         raise ConditionError(f"where_path={spec!r} must be module:function")
@@ -608,7 +609,7 @@ def predicate_address(spec: str) -> int:
     except ImportError as exc:
         raise ConditionError(f"where_path={spec!r}: cannot import {module_path!r}: {exc}") from None
     except Exception as exc:  # noqa: BLE001  the user's module failed while importing: say where
-        raise ConditionError(f"where_path={spec!r}: importing {module_path!r} failed: {_where_raised(exc)}") from None
+        raise ConditionError(f"where_path={spec!r}: importing {module_path!r} failed: {where_raised(exc)}") from None
     fn = getattr(module, name, None)
     if fn is None:
         raise ConditionError(f"where_path={spec!r}: {module_path} has no {name!r}")
@@ -631,18 +632,6 @@ def predicate_address(spec: str) -> int:
     return compiled.address
 
 
-def _where_raised(exc: BaseException) -> str:
-    """``Kind: message (file:line)`` of an exception raised in a user's code: the last frame of
-    its traceback (a SyntaxError names its own place)."""
-    import traceback
-    if isinstance(exc, SyntaxError):
-        return f"SyntaxError: {exc.msg} ({exc.filename}:{exc.lineno})"
-    frames = traceback.extract_tb(exc.__traceback__)
-    place = f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}: {message}{place}"
-
-
 PREDICATE_TRIES = 256  # random deals a predicate is tried on before a run
 
 
@@ -650,6 +639,7 @@ def _try_predicate(fn, spec: str, name: str) -> None:
     """Call the predicate on PREDICATE_TRIES random deals (seeded) before the run: one that raises
     is refused in one line naming where, instead of a traceback printed by the compiled entry at
     every try of the run. (One that raises only on rarer hands is not caught here.)"""
+    from ..validation import where_raised
     rng = np.random.default_rng(0)
     for _ in range(PREDICATE_TRIES):
         order = rng.permutation(48)
@@ -657,7 +647,7 @@ def _try_predicate(fn, spec: str, name: str) -> None:
         try:
             fn(*masks)
         except Exception as exc:  # noqa: BLE001  whatever the user's code raised
-            raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) raised {_where_raised(exc)}") from None
+            raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) raised {where_raised(exc)}") from None
 
 
 # ---------------------------------------------------------------- before a run
