@@ -50,8 +50,9 @@ STRENGTHS = (9.0, 9.5, 10.0, 10.5, 11.0)
 # standard deviation about 6.5 at strength 9: 2,600 x 1.12 deals give about 2,300 poverties)
 SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "pimc": 1_200, "pimc_solver": 1_200},
          "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 2_600, "pimc_solver": 2_600},
-         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 20_000}}
+         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 60_000}}
 POVERTY_RULES = {"preset": "ddv", "poverty": True}
+PROBE_BLOCK = 20_000
 SEARCH_PLAYERS = ("pimc", "pimc_solver")
 COLUMNS = ("study", "figure", "kind", "count", "skill", "estimate", "lo", "hi", "n")
 
@@ -114,12 +115,19 @@ def announcement_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) ->
     from ..run.call_probe import probe_calls
     from .announcements import LEVEL_LABEL, PIMC_BIN_EDGES, PIMC_MIN_BIN, RULES, level_tables
     rows = []
+    # the search players' probes come in blocks of PROBE_BLOCK deals, block k from seed + 1000 k
+    # (independent deals), so that a larger size adds blocks instead of playing the first ones again
+    blocks = [(seed, n)] if skill not in SEARCH_PLAYERS or n <= PROBE_BLOCK else [
+        (seed + 1000 * k, min(PROBE_BLOCK, n - k * PROBE_BLOCK)) for k in range(-(-n // PROBE_BLOCK))]
     for level in (1, 2):
-        path = data / f"probe_{level}_{skill}_{n}_s{seed}.parquet"
-        say(quiet, f"frontier: probes of {LEVEL_LABEL[level]}, {skill}, {n:,} deals")
-        if not path.exists():
-            probe_calls(n, level, seed, RULES, skill, quiet=quiet, out=str(path))
-        df = pl.read_parquet(path)
+        frames = []
+        for block_seed, block_n in blocks:
+            path = data / f"probe_{level}_{skill}_{block_n}_s{block_seed}.parquet"
+            say(quiet, f"frontier: probes of {LEVEL_LABEL[level]}, {skill}, {block_n:,} deals, seed {block_seed}")
+            if not path.exists():
+                probe_calls(block_n, level, block_seed, RULES, skill, quiet=quiet, out=str(path))
+            frames.append(pl.read_parquet(path))
+        df = pl.concat(frames)
         _, summaries = level_tables(df, level, seed, PIMC_BIN_EDGES, PIMC_MIN_BIN)
         both = summaries[0]
         # a chance lies in [0, 1]: a bootstrap bound past it (a crossing extrapolated beyond the
@@ -159,7 +167,9 @@ def settled(frame: pl.DataFrame) -> pl.DataFrame:
         out.append({"study": key[0], "figure": key[1], "kind": key[2], "count": key[3], "strongest": a["skill"],
                     "next": b["skill"], "width": a["hi"] - a["lo"],
                     "settled": bool(a["lo"] <= b["hi"] and b["lo"] <= a["hi"])})
-    return pl.DataFrame(out)
+    return pl.DataFrame(out, schema={"study": pl.Utf8, "figure": pl.Utf8, "kind": pl.Utf8, "count": pl.Float64,
+                                     "strongest": pl.Utf8, "next": pl.Utf8, "width": pl.Float64,
+                                     "settled": pl.Boolean})
 
 
 def share_of_hands(kind: str, count: int) -> float:
@@ -282,8 +292,8 @@ def readme_tables(frame: pl.DataFrame, verdict: pl.DataFrame) -> str:
         head = ["figure", *[f"`{sk}`" for sk in skills], "n (strongest)", "settled"]
         lines = [f"*{title}*", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for r in sub.iter_rows(named=True):
-            lines.append("| " + " | ".join([r["figure"], *[r[sk] for sk in skills], f"{r['n']:,}", r["settled"]])
-                         + " |")
+            n = "" if r["n"] is None else f"{r['n']:,}"
+            lines.append("| " + " | ".join([r["figure"], *[r[sk] for sk in skills], n, r["settled"]]) + " |")
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
