@@ -124,7 +124,9 @@ def compile_all(jobs: int = 1, progress=None) -> dict[str, float]:
         return done
     import multiprocessing
     # KERNELS' order: the loop, the longest, first; heuristic before pimc, which calls its kernels
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    from .run.workers import die_with_parent
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=die_with_parent) as pool:
         for future in as_completed([pool.submit(_compile_in_worker, i) for i in range(len(KERNELS))]):
             i, seconds = future.result()
             done[KERNELS[i].what] = seconds

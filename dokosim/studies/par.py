@@ -70,7 +70,9 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     bar = tqdm(total=deals, initial=deals - sum(c.count for c in todo), unit=" deals",
                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
     if todo:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        from ..run.workers import die_with_parent
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=die_with_parent) as pool:
             running = {pool.submit(_solve_chunk, (seed, c.first, c.count)): c for c in todo}
             try:
                 for future in as_completed(running):  # each chunk written as soon as it is solved
