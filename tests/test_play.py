@@ -11,6 +11,7 @@ import pexpect
 import pytest
 
 DOKOSIM = [sys.executable, "-m", "dokosim.cli"]
+EXAMPLES = __import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "records.jsonl"
 PROMPTS = [r"Your reservation \(([^)]*)\) \[healthy\]: ", r"Call\? \(([^)]*)\) \[pass\]: ",
            r"Take the poverty\? \(([^)]*)\) \[pass\]: ", r"A card to pass \(legal ones marked \*\): ",
            r"Your card \(legal ones marked \*\): ", r"Score: ([^\r\n]*)\r?\n", pexpect.EOF]
@@ -106,8 +107,57 @@ def test_an_existing_save_file_is_not_overwritten(tmp_path):
     save.write_text("precious\n")
     r = subprocess.run([*DOKOSIM, "play", "--save", str(save)], capture_output=True, text=True, cwd=tmp_path,
                        input="")
-    assert r.returncode == 2 and "exists" in r.stderr
+    assert r.returncode == 2 and "not a game record" in r.stderr and str(save) in r.stderr
     assert save.read_text() == "precious\n"
+
+
+def test_save_appends_to_a_records_file(tmp_path):
+    """A file of game records (a previous --save, any records file) is accepted and appended to."""
+    save = tmp_path / "games.jsonl"
+    save.write_bytes(EXAMPLES.read_bytes())
+    r = subprocess.run([*DOKOSIM, "play", "--save", str(save)], capture_output=True, text=True, cwd=tmp_path,
+                       input="")
+    assert r.returncode == 1 and "game abandoned" in r.stderr, r.stderr  # accepted; stdin closed at once
+    assert save.read_bytes() == EXAMPLES.read_bytes()  # nothing finished: nothing appended
+
+
+def test_a_failed_append_leaves_no_torn_record(tmp_path, monkeypatch):
+    """A full disk during the append: the file is cut back to its size before (no torn line)."""
+    import errno
+
+    from dokosim.game import terminal_table
+    save = tmp_path / "games.jsonl"
+    save.write_text('{"a": 1}\n')
+    real_write = os.write
+
+    def half_then_full(fd, data):
+        real_write(fd, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    with pytest.raises(OSError):
+        terminal_table.append_line(save, '{"b": 2}')
+    monkeypatch.undo()
+    assert save.read_text() == '{"a": 1}\n'
+
+
+@pytest.mark.parametrize("prompts_answered", [0, 1, 2])
+def test_ctrl_c_ends_the_game_at_every_prompt(tmp_path, prompts_answered):
+    """Ctrl-C at the reservation, the call and the card prompt: "game abandoned", exit 1 (the
+    process has numba's and polars' threads; the prompt must still see the interrupt)."""
+    child = spawn(["--strategy", "simple", "--seed", "5", "--deal-id", "1"], tmp_path)
+    child.expect(r"\[healthy\]: ")
+    if prompts_answered >= 1:
+        child.sendline("")
+        child.expect(r"Call\? .*: ")
+    if prompts_answered >= 2:
+        child.sendline("")
+        child.expect(r"card.*: ")
+    child.sendintr()
+    child.expect("game abandoned", timeout=20)
+    child.expect(pexpect.EOF, timeout=20)
+    child.close()
+    assert child.exitstatus == 1
 
 
 def test_the_table_shows_only_what_the_seat_may_see():

@@ -7,7 +7,7 @@ import click
 
 from ..validation import MAX_DEALS
 from .options import (
-    NO_CALLS_OPTION, RULES_OPTION, RULE_OPTION, SEED_OPTION, check_out_file, parse_rules, UsageError,
+    NO_CALLS_OPTION, RULES_OPTION, RULE_OPTION, SEED_OPTION, parse_rules, UsageError,
 )
 
 
@@ -40,7 +40,7 @@ def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_ca
     from ..game.agents import AgentError
     from ..game.game import GameError
     from ..loop.registry import StrategyError, resolve
-    from ..game.terminal_table import Abandoned, Table, TableOptions
+    from ..game.terminal_table import Abandoned, SaveFailed, Table, TableOptions
 
     rules = parse_rules(rules_spec, rule_overrides)
     if rules.five_players or rules.bock:
@@ -55,7 +55,7 @@ def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_ca
             resolve(name)
     except StrategyError as exc:
         raise UsageError(str(exc)) from None
-    path = check_out_file(save, "--save", "play")
+    path = _save_file(save)
     options = TableOptions(rules=rules, strategies=tuple(names), seat=seat, seed=seed, deal_id=deal_id,
                            deals=deals, save=path, calls=not no_calls,
                            ask_calls=ask_calls)
@@ -66,3 +66,42 @@ def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_ca
         sys.exit(1)
     except (GameError, AgentError) as exc:
         raise UsageError(str(exc)) from None
+    except SaveFailed as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+
+
+def _save_file(save):
+    """``--save``: a new file, or one that holds game records only (JSON objects with ``hands``:
+    this command's earlier saves, any records file): appended to. Anything else is refused naming the file, before
+    the game (a usage error)."""
+    from pathlib import Path
+
+    from ..run.outputs import OutputError, check_file
+    if save is None:
+        return None
+    path = Path(save).expanduser()
+    try:
+        if not path.is_file():
+            return check_file(path, "--save", "play")
+        check_file(path.with_name(path.name + ".new"), "--save", "play")  # its directory: writable
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
+    import orjson
+    try:
+        with open(path, "rb") as f:
+            content = f.read()
+    except OSError as exc:
+        raise UsageError(f"--save {str(path)!r}: cannot read it: {exc.strerror or exc}") from None
+    if content and not content.endswith(b"\n"):
+        raise UsageError(f"--save {str(path)!r} does not end with a complete line; give a records file "
+                         "or a new file name")
+    for number, line in enumerate(content.split(b"\n")[:-1] if content else [], start=1):
+        try:  # a records file: JSON objects with hands (a record may break a rule: score says which)
+            record = orjson.loads(line) if line.strip() else {"hands": None}
+        except orjson.JSONDecodeError:
+            record = None
+        if not isinstance(record, dict) or "hands" not in record:
+            raise UsageError(f"--save {str(path)!r} line {number} is not a game record; --save appends to a "
+                             "file of game records or writes a new one")
+    return path

@@ -32,6 +32,30 @@ QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 
 
+class SaveFailed(Exception):
+    """A finished deal's record could not be appended to ``--save`` (the file is as before)."""
+
+
+def append_line(path, text: str) -> None:
+    """Append ``text`` and a newline to ``path`` in one write, synced; if the write fails (a full
+    disk) the file is cut back to its size before, so no torn record is ever left at its end."""
+    import os
+    data = (text + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        try:
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(28, "No space left on device (a short write)")
+            os.fsync(fd)
+        except OSError:
+            os.ftruncate(fd, size)
+            raise
+    finally:
+        os.close(fd)
+
+
 class Abandoned(Exception):
     """The person quit (``quit``, end of input or Ctrl-C) before the deals were over."""
 
@@ -72,7 +96,7 @@ class Table:
                  read_line: Callable[[str], str] | None = None):
         self.options = options
         self.console = console or Console(highlight=False)
-        self.read_line = read_line or (lambda prompt: self.console.input(escape(prompt)))
+        self.read_line = read_line or self.read_terminal_line
         self.bots = {}
         others = [s for s in range(4) if s != options.seat]
         for s, name in zip(others, options.strategies, strict=True):
@@ -94,8 +118,11 @@ class Table:
                 o.totals[s] += score[s]
             self.show_result(game)
             if o.save is not None:
-                with open(o.save, "a", encoding="utf-8") as f:
-                    f.write(json.dumps(game.to_record()) + "\n")
+                try:
+                    append_line(o.save, json.dumps(game.to_record()))
+                except OSError as exc:
+                    raise SaveFailed(f"cannot append the record of deal {o.deal_id + k} to {str(o.save)!r}: "
+                                     f"{exc.strerror or exc}; the deals before it are in the file") from None
                 self.say(f"record saved to {escape(str(o.save))}")
         if o.deals > 1:
             self.say("\n[bold]Totals[/]: " + ", ".join(self._seat_score(s, o.totals[s]) for s in range(4)))
@@ -125,6 +152,39 @@ class Table:
             while shown_tricks < len(tricks):
                 self.show_trick(shown_tricks, tricks[shown_tricks])
                 shown_tricks += 1
+
+    def read_terminal_line(self, prompt: str) -> str:
+        """Print ``prompt`` and read a line of standard input; EOFError at its end.
+
+        Waits for input in short ``select`` slices rather than one blocking read: the process has
+        other threads (numba's, polars'), and the kernel may hand a Ctrl-C to one of them, which
+        would leave a blocking read in the main thread waiting; between slices Python runs the
+        KeyboardInterrupt the signal set, so Ctrl-C works at every prompt."""
+        import os
+        import select
+        import sys
+        self.console.print(escape(prompt), end="")
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's stream): read it
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError from None
+            return line.rstrip("\n")
+        # byte by byte from the descriptor: no buffer may hold a line that select cannot see
+        data = bytearray()
+        while True:
+            while not select.select([fd], [], [], 0.2)[0]:
+                pass
+            byte = os.read(fd, 1)
+            if not byte:
+                if not data:
+                    raise EOFError
+                break
+            if byte == b"\n":
+                break
+            data += byte
+        return data.decode("utf-8", errors="replace").rstrip("\r")
 
     # ---------------------------------------------------------------- the person's turn
     def ask(self, game: Game) -> int:
