@@ -73,3 +73,20 @@ def test_an_empty_hand_condition_is_refused():
     from dokosim.run.conditions import ConditionError, parse_conditions
     with pytest.raises(ConditionError, match="no cards"):
         parse_conditions(hands={0: ""}, rules=Rules())
+
+
+def test_vector_observe_refuses_a_read_only_out():
+    vec = VectorGame(3, seed=4)
+    with pytest.raises(GameError, match="out"):
+        vec.observe(out=_read_only(np.zeros((3, OBSERVATION_LEN), np.float32)))
+
+
+def test_rl_step_takes_a_0d_integer_array():
+    pytest.importorskip("pettingzoo")
+    from dokosim.game.rl import env as make_env
+    e = make_env()
+    e.reset(seed=1)
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    e.step(np.array(legal[0]))  # as a training loop passes it
+    with pytest.raises(GameError):
+        e.step(np.array([legal[0]]))

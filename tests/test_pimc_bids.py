@@ -48,7 +48,7 @@ def test_the_reservation_is_the_option_with_the_best_sampled_mean():
     pub = np.zeros(PUBLIC_LEN, dtype=np.int64)
     pub[P_DEALER], pub[P_HAND_SIZE], pub[P_POVERTY_SEAT] = 3, 12, -1
     rs = np.random.default_rng(5)
-    searched = differs = 0
+    differs = 0
     for i in range(40):
         hand = np.int64(sum(1 << int(c) for c in rs.choice(48, 12, replace=False)))
         options = reservation_options(hand, DDV)
@@ -60,10 +60,8 @@ def test_the_reservation_is_the_option_with_the_best_sampled_mean():
         opts = [o for o in range(64) if (cand >> o) & 1]
         best = max(opts, key=lambda o: (sums[o], -o))
         assert choice == best, (mask_str(int(hand)), choice, {o: sums[o] for o in opts})
-        searched += len(opts) > 1
         differs += best != 0
-    assert searched == 40  # screen 0: every solo is an option
-    assert differs >= 1    # and some hand is worth a solo (the check could fail)
+    assert differs >= 1  # some hand's best option is a solo, not healthy (the check could fail)
 
 
 def test_a_rollout_is_the_game_played_by_heuristic():

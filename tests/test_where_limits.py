@@ -16,8 +16,9 @@ from dokosim.run.conditions import (
 TERM = "trumps(0) > 1"
 EXPLODING = {
     "125 parentheses": "(" * 125 + TERM + ")" * 125,
-    "1,000 nots": "not " * 1000 + TERM,
-    "a 1,000-term and": " and ".join([TERM] * 1000),
+    "45 nots (nesting)": "not " * 45 + TERM,
+    "a 150-term and (operators)": " and ".join(["1 > 0"] * 150),
+    "1,000 nots (length)": "not " * 1000 + TERM,
     "a 300-term sum": " + ".join(["1"] * 300) + " > 0",
     "a huge literal": "99999999999999999999 > trumps(0)",
     "a literal past 64 bits": "trumps(0) + 9223372036854775807 > 0",
@@ -34,6 +35,10 @@ def test_an_exploding_condition_is_one_line_and_exit_2(name):
     assert "Traceback" not in result.output and isinstance(result.exception, (SystemExit, type(None)))
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and "where" in errors[0], result.output  # click's usage hint aside
+    limit = {"nesting": "nested more than", "operators": "operators", "length": "characters long"}
+    for word, text in limit.items():
+        if f"({word})" in name:
+            assert text in errors[0], errors[0]  # the limit the case is about, not another one
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)

@@ -38,15 +38,12 @@ def test_killing_study_par_kills_its_workers(tmp_path):
     cmd = [str(dokosim), "study", "par", "--deals", "100000", "--results", str(tmp_path / "results"), "--quiet"]
     parent = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        workers = []
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            workers = children(parent.pid)
-            if len(workers) >= 2:  # the pool's workers (and its resource tracker) are up
-                break
+        deadline = time.time() + 300
+        while time.time() < deadline and not children(parent.pid):
             time.sleep(0.2)
-        assert workers, "study par started no worker within 2 minutes"
-        time.sleep(1.0)
+        time.sleep(3.0)  # every worker of the pool (and a resource tracker) started by now
+        workers = children(parent.pid)
+        assert len(workers) >= 2, f"study par started {len(workers)} worker processes, 2 expected"
         parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=30)
         deadline = time.time() + 30

@@ -155,7 +155,12 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
         if agent is None:
             seats.append((False, Agent(name, **params.get(s, {}))))
         elif getattr(agent, "reads_hidden", False):  # plays from the whole Game, like Agent
-            seats.append((False, _instance(agent, {k: int(v) for k, v in params.get(s, {}).items()})))
+            try:
+                seats.append((False, _instance(agent, {k: int(v) for k, v in params.get(s, {}).items()})))
+            except GameError:
+                raise
+            except Exception as exc:  # noqa: BLE001  the user's agent failed to start: say where
+                raise AgentError(f"agent {name!r} (seat {s}) failed to start: {where_raised(exc)}") from None
         else:
             try:
                 seats.append((True, _instance(agent)))
@@ -184,7 +189,13 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
                     raise AgentError(f"agent {names[seat]!r} at seat {seat} answered {action!r}, not a legal "
                                     f"action; legal: {game.legal_actions()}")
             else:
-                action = agent.act(game)
+                try:
+                    action = agent.act(game)
+                except GameError:
+                    raise
+                except Exception as exc:  # noqa: BLE001  a plug-in that reads the Game: name where
+                    raise AgentError(f"agent {names[seat]!r} at seat {seat} raised on deal {deal_id} (seed {seed}): "
+                                     f"{where_raised(exc)}") from None
             game.apply_action(int(action))
         cols["deal_id"].append(deal_id)
         cols["dealer"].append(int(g[gs.G_DEALER]))

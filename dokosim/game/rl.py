@@ -99,8 +99,11 @@ class DoppelkopfEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        given = np.asarray(action) if not isinstance(action, (bool, int)) else action
+        if isinstance(action, bool) or (isinstance(given, np.ndarray) and (given.ndim != 0
+                                                                             or given.dtype.kind not in "iu")):
             raise GameError(f"action {action!r} is not valid: an action id, an integer 0-{N_ACTIONS - 1}")
+        action = int(given)  # a 0-d integer array or tensor too, as training loops pass them
         self._cumulative_rewards[agent] = 0
         self.game.apply_action(int(action))
         self.rewards = dict.fromkeys(AGENTS, 0)

@@ -181,9 +181,8 @@ class VectorGame:
         shape = (rows.size, OBSERVATION_LEN)
         if out is None:
             out = np.zeros(shape, dtype)
-        elif not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == dtype
-                  and out.flags.c_contiguous):
-            raise GameError(f"out must be a C-contiguous {dtype} array of shape {shape}")
+        else:
+            check_out_array(out, dtype, shape)
         empty_f, empty_u = self._empty()
         compact = dtype == np.uint8
         self._parallel(vg.vector_observe, (self._G, rows, empty_f if compact else out, out if compact else empty_u,

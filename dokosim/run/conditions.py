@@ -472,7 +472,7 @@ class Conditions:
             put(ec.K_DIRECT_MASK, direct[1])
             for x, c in enumerate(direct[2]):
                 put(ec.K_CDF + x, c)
-        put(ec.K_PREDICATE, predicate_address(self.where_path) if self.where_path else 0)
+        put(ec.K_PREDICATE, predicate_address(self.where_path, self.no_nines) if self.where_path else 0)
         tree = self.tree()
         code, depth = compile_tree(tree) if tree is not None else ([], 0)
         if depth > ec.STACK_DEPTH:
@@ -584,7 +584,7 @@ def parse_conditions(hands=None, where=None, where_path=None, rules=None, contra
     cond = Conditions(masks, where, where_path, scheme, int(max_tries), rules.hand_size, rules.no_nines)
     cond.tree()  # parse errors now, before any work
     if where_path is not None:
-        predicate_address(where_path)
+        predicate_address(where_path, rules.no_nines)
     return cond
 
 
@@ -593,7 +593,7 @@ def parse_conditions(hands=None, where=None, where_path=None, rules=None, contra
 _PREDICATES: dict[str, object] = {}  # where_path -> its compiled cfunc (kept alive: its address is used)
 
 
-def predicate_address(spec: str) -> int:
+def predicate_address(spec: str, no_nines: bool = False) -> int:
     """The address of ``module:function`` (an ``@njit`` function of the four hand masks returning
     a bool or an int) compiled as a C function int64(int64, int64, int64, int64): the user's
     code is compiled, the deal loop is not (it calls the address)."""
@@ -627,7 +627,7 @@ def predicate_address(spec: str) -> int:
     except Exception as exc:  # noqa: BLE001  numba's typing errors are many lines: the first says what
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) does not compile: {first}") from None
-    _try_predicate(fn, spec, name)
+    _try_predicate(fn, spec, name, no_nines)
     _PREDICATES[spec] = compiled
     return compiled.address
 
@@ -635,15 +635,18 @@ def predicate_address(spec: str) -> int:
 PREDICATE_TRIES = 256  # random deals a predicate is tried on before a run
 
 
-def _try_predicate(fn, spec: str, name: str) -> None:
+def _try_predicate(fn, spec: str, name: str, no_nines: bool = False) -> None:
     """Call the predicate on PREDICATE_TRIES random deals (seeded) before the run: one that raises
     is refused in one line naming where, instead of a traceback printed by the compiled entry at
     every try of the run. (One that raises only on rarer hands is not caught here.)"""
     from ..validation import where_raised
+    from ..engine.cards import NINES_MASK
+    deck = [c for c in range(48) if not (no_nines and (int(NINES_MASK) >> c) & 1)]
+    size = len(deck) // 4
     rng = np.random.default_rng(0)
     for _ in range(PREDICATE_TRIES):
-        order = rng.permutation(48)
-        masks = [np.int64(sum(1 << int(c) for c in order[12 * s:12 * s + 12])) for s in range(4)]
+        order = rng.permutation(deck)
+        masks = [np.int64(sum(1 << int(c) for c in order[size * s:size * s + size])) for s in range(4)]
         try:
             fn(*masks)
         except Exception as exc:  # noqa: BLE001  whatever the user's code raised

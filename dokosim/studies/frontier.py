@@ -4,7 +4,7 @@
 (docs/conditions.md), so that each gets the same number of hands whatever its share of deals,
 under each skill level from ``random`` to the strongest affordable, and writes
 ``results/frontier/frontier.csv`` (columns ``study,figure,kind,count,skill,estimate,lo,hi,n``,
-one row per figure and skill), ``frontier.md`` (the same with the ``settled`` verdict), a chart
+one row per figure and skill), ``frontier_settled.md/.csv`` (the same with the ``settled`` verdict), a chart
 per study and ``advice.md`` ("what to tell a club player").
 
 * **solo_odds**: a solo of each kind forced on seat 0 (``--contract <kind>_solo``), dealt with
@@ -134,8 +134,11 @@ def announcement_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) ->
         # chances seen) is cut there; an interval reaching 1 means the call may never pay
         lo, hi = (None if v is None or math.isnan(v) else min(1.0, max(0.0, v))
                   for v in (both["break_even_lo"], both["break_even_hi"]))
+        point = both["break_even"]
+        if point is not None and not math.isnan(point) and not 0.0 <= point <= 1.0:
+            point = None  # a crossing extrapolated past the chances seen: no estimate
         rows.append(_row("announcements", "break-even chance", LEVEL_LABEL[level], None, skill,
-                         both["break_even"], lo, hi, both["probes"]))
+                         point, lo, hi, both["probes"]))
         rows.append(_row("announcements", "mean gain of calling", LEVEL_LABEL[level], None, skill,
                          both["mean_gain"], both["mean_gain_lo"], both["mean_gain_hi"], both["probes"]))
     return rows
@@ -151,9 +154,19 @@ def _row(study, figure, kind, count, skill, estimate, lo, hi, n) -> dict:
 PARTS = {"solo": solo_rows, "poverty": poverty_rows, "announcements": announcement_rows}
 
 
+CHANCE_FIGURES = ("solo win rate", "break-even chance")
+
+
+def target_width(figure: str) -> float:
+    """The widest 95% interval the strongest skill may have for ``figure`` to count as settled:
+    0.06 for a chance (+-3 percentage points), 0.6 points for a score."""
+    return 0.06 if figure in CHANCE_FIGURES else 0.6
+
+
 def settled(frame: pl.DataFrame) -> pl.DataFrame:
-    """One line per figure: the two strongest skills that measured it, whether their intervals
-    overlap (``settled``), and the strongest skill's interval width."""
+    """One line per figure: the two strongest skills that measured it, the strongest skill's
+    interval width, and ``settled``: their intervals overlap and the strongest's is no wider than
+    ``target_width`` (two wide intervals always overlap and settle nothing)."""
     order = {s: i for i, s in enumerate(SKILLS)}
     out = []
     for key, g in frame.group_by(["study", "figure", "kind", "count"], maintain_order=True):
@@ -164,9 +177,10 @@ def settled(frame: pl.DataFrame) -> pl.DataFrame:
                         "next": None, "width": float("nan"), "settled": False})
             continue
         a, b = g.row(-1, named=True), g.row(-2, named=True)
+        precise = a["hi"] - a["lo"] <= target_width(key[1])
         out.append({"study": key[0], "figure": key[1], "kind": key[2], "count": key[3], "strongest": a["skill"],
                     "next": b["skill"], "width": a["hi"] - a["lo"],
-                    "settled": bool(a["lo"] <= b["hi"] and b["lo"] <= a["hi"])})
+                    "settled": bool(precise and a["lo"] <= b["hi"] and b["lo"] <= a["hi"])})
     return pl.DataFrame(out, schema={"study": pl.Utf8, "figure": pl.Utf8, "kind": pl.Utf8, "count": pl.Float64,
                                      "strongest": pl.Utf8, "next": pl.Utf8, "width": pl.Float64,
                                      "settled": pl.Boolean})
@@ -227,7 +241,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     verdict = settled(frame)
     write_table(frame.join(verdict.select("study", "figure", "kind", "count", "settled"),
                            on=["study", "figure", "kind", "count"], how="left", nulls_equal=True),
-                out / "frontier", "Every headline figure under each skill level",
+                out / "frontier_settled", "Every headline figure under each skill level",
                 f"Seed {seed}; `dokosim study frontier` (docs/studies.md). `n`: hands (solos), poverties "
                 "taken (poverty), probes (announcements); 95% intervals (Wilson for win rates, Student t "
                 "for scores, bootstrap for break-even chances). `settled`: the two strongest skills that "
