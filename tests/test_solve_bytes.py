@@ -38,3 +38,13 @@ def test_audit_refuses_a_record_that_breaks_a_rule_with_the_rule():
     play[-1], play[-2] = play[-2], play[-1]  # the last trick's cards swapped between two players
     with pytest.raises(RecordError, match="record 0"):
         audit_records([{**record, "play": play}], 1)
+
+
+def test_show_exits_1_on_a_record_that_breaks_a_rule():
+    """issue 32, item 9: the deal is shown with the error named, and the exit status says it
+    (examples/records.jsonl line 4 breaks the follow-suit rule; line 1 is a clean deal)."""
+    records = str(Path(__file__).resolve().parents[1] / "examples" / "records.jsonl")
+    good = CliRunner().invoke(cli, ["show", records, "--line", "1"])
+    assert good.exit_code == 0, good.output
+    bad = CliRunner().invoke(cli, ["show", records, "--line", "4"])
+    assert bad.exit_code == 1 and "error (follow_suit)" in bad.output, bad.output

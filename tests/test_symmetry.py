@@ -114,8 +114,8 @@ def _clubs_spades(f):
 def test_the_frontier_file_has_every_key_count_and_its_strongest_skill_is_precise():
     """issue 30's acceptance on the committed file: the columns, a row per solo kind at its key
     counts, the poverty strengths and both calls; at every solo and poverty figure the strongest
-    skill's interval is at most 0.06 wide (win rates) or 0.6 (scores). The calls' break-even
-    chances are not held to it: their pimc interval is far wider (docs/studies.md, frontier)."""
+    skill's interval is at most 0.06 wide (win rates) or 0.6 (scores), and at both calls'
+    break-even chances (0.06) and mean gains (0.6)."""
     import polars as pl
     from dokosim.studies.frontier import COLUMNS, SKILLS, SOLO_COUNTS, STRENGTHS
     f = pl.read_csv(FRONTIER)
@@ -135,3 +135,7 @@ def test_the_frontier_file_has_every_key_count_and_its_strongest_skill_is_precis
         assert r["hi"] - r["lo"] <= 0.6, r
     calls = f.filter(pl.col("study") == "announcements")
     assert set(calls["kind"].to_list()) == {"Re/Kontra", "no 90"}
+    for (figure, kind), g in calls.group_by(["figure", "kind"]):
+        best = max(g["skill"].to_list(), key=order.__getitem__)
+        r = g.filter(pl.col("skill") == best).row(0, named=True)
+        assert r["hi"] - r["lo"] <= (0.06 if figure == "break-even chance" else 0.6), r

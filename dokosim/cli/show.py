@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import sys
+
 import click
 
 from ..rules import RulesError
@@ -37,11 +39,14 @@ def show(source, line, deal_id, session_id, deal_number, solve_tricks):
         if line is None:
             raise UsageError("a records file needs --line N")
         record = file_record(path, line)
-    from ..records.record import RecordError
+    from ..records.record import RecordError, replay_detail
     try:
         click.echo(render(record, solve_tricks or 0))
+        broken = bool(replay_detail(record)["error"])
     except (RecordError, RulesError) as exc:
         raise UsageError(f"cannot show this record: {exc}") from None
+    if broken:  # shown up to the card that breaks a rule, the error named: not a success
+        sys.exit(1)
 
 
 def file_record(path: Path, line: int):
