@@ -155,6 +155,7 @@ PARTS = {"solo": solo_rows, "poverty": poverty_rows, "announcements": announceme
 
 
 CHANCE_FIGURES = ("solo win rate", "break-even chance")
+COUNT_UNIT = {"queens": "queens", "jacks": "jacks", "fleischlos": "aces"}  # what a solo's count counts
 
 
 def target_width(figure: str) -> float:
@@ -323,12 +324,12 @@ def advice_table(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
                          & (pl.col("count").eq_missing(v["count"]))).row(0, named=True)
         iv = f"{fmt(r['estimate'])} [{fmt(r['lo'])}, {fmt(r['hi'])}]"
         if v["study"] == "solo_odds" and v["figure"] == "soloist's mean score":
-            unit = "aces" if v["kind"] == "fleischlos" else "trumps"
+            unit = COUNT_UNIT.get(v["kind"], "trumps")
             sign = "pays" if r["lo"] > 0 else ("costs" if r["hi"] < 0 else "is even, within its interval")
             rule = f"declaring a {v['kind']} solo with {int(v['count'])} {unit} {sign} (points per solo)"
             share = f"{100 * share_of_hands(v['kind'], int(v['count'])):.2f}% of hands"
         elif v["study"] == "solo_odds":
-            unit = "aces" if v["kind"] == "fleischlos" else "trumps"
+            unit = COUNT_UNIT.get(v["kind"], "trumps")
             verdict_text = "wins more often than not" if r["lo"] > 0.5 else (
                 "loses more often than not" if r["hi"] < 0.5 else "a coin flip")
             rule = f"a {v['kind']} solo with {int(v['count'])} {unit}: {verdict_text}"
