@@ -19,6 +19,36 @@ MODULES = {
             return True
         """,
     "pred_syntax": "def check(:\n    pass\n",
+    "strat_arity": """
+        import numba
+
+        @numba.njit
+        def reserve(seat, hand):
+            return 0
+
+        @numba.njit
+        def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+            return 0
+
+        @numba.njit
+        def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+            return -1
+        """,
+    "strat_types": """
+        import numba
+
+        @numba.njit
+        def reserve(seat, hand, options, pub, rules, params, rng):
+            return pub.no_such_attribute
+
+        @numba.njit
+        def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+            return 0
+
+        @numba.njit
+        def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+            return -1
+        """,
     "pred_ok": """
         import numba
 
@@ -50,3 +80,16 @@ def test_a_failing_predicate_is_one_line_with_its_place(plugins, module, expecte
 def test_a_working_predicate_still_runs(plugins):
     result = CliRunner().invoke(cli, ["simulate", "--deals", "5", "--quiet", "--json", "--where-path", "pred_ok:check"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("module, expected", [("strat_arity", "reserve takes 2 arguments"),
+                                              ("strat_types", "its reserve does not compile")])
+def test_a_numba_strategy_that_does_not_fit_is_one_line(plugins, module, expected):
+    """issue 32, item 3: wrong signatures or a body numba cannot type: one line naming the
+    strategy and the entry point (no 102-line TypingError), exit 2."""
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "5", "--quiet", "--strategy", module,
+                                      "--strategy-path", module])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and expected in errors[0] and module in errors[0], result.output
+    assert "Traceback" not in result.output and len(result.output.splitlines()) <= 5

@@ -105,6 +105,11 @@ def _import(module_path: str, what: str) -> ModuleType:
         raise StrategyError(f"cannot import strategy module {module_path!r} ({what}): {exc}") from None
 
 
+CHOICE_PARAMS = ("seat", "hand", "options/phase", "pub", "rules", "params", "rng")  # reserve, exchange
+DECISION_PARAMS = ("seat", "hand", "legal", "pub", "plays", "play_seat", "trick_winner", "power", "fclass",
+                   "cmask", "rules", "params", "rng")  # call, card
+
+
 def _check_module(name: str, module: ModuleType) -> None:
     missing = [f for f in ("reserve", "call", "card") if not hasattr(module, f)]
     if missing:
@@ -114,6 +119,16 @@ def _check_module(name: str, module: ModuleType) -> None:
     if plain:
         raise StrategyError(f"strategy {name!r} ({module.__name__}): {', '.join(plain)} must be numba "
                             "functions (@numba.njit), see docs/strategies.md")
+    for f, want in (("reserve", CHOICE_PARAMS), ("exchange", CHOICE_PARAMS), ("call", DECISION_PARAMS),
+                    ("card", DECISION_PARAMS)):
+        fn = getattr(module, f, None)
+        if fn is None:
+            continue
+        code = fn.py_func.__code__
+        if code.co_argcount != len(want):
+            raise StrategyError(f"strategy {name!r} ({module.__name__}): {f} takes {code.co_argcount} arguments, the "
+                                f"strategy signature passes {len(want)} ({', '.join(want)}); see docs/strategies.md "
+                                f"({code.co_filename}:{code.co_firstlineno})")
     if len(getattr(module, "PARAMS", {})) > MAX_PARAMS:
         raise StrategyError(f"strategy {name!r} has more than {MAX_PARAMS} parameters")
     _module_specs(name, module)
@@ -292,6 +307,20 @@ def _cached(entry) -> bool:
     return dispatcher_cached(entry)
 
 
+def _compile_error_summary(exc: BaseException) -> str:
+    """One line from a numba compile error: its first lines that say what failed, and the place
+    in the user's code (the last ``File "...", line N`` outside numba and dokosim)."""
+    import re
+    text = str(exc)
+    places = [m for m in re.finditer(r'File "([^"]+)", line (\d+)', text)
+              if "site-packages" not in m.group(1) and "/dokosim/" not in m.group(1)]
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and not line.strip().startswith(("File", "During"))]
+    what = next((line for line in lines if not line.startswith(("Failed in", "^"))), lines[0] if lines else "")
+    where = f" ({places[-1].group(1)}:{places[-1].group(2)})" if places else ""
+    return f"{type(exc).__name__}: {what[:200]}{where}"
+
+
 def compiled_strategy(module_path: str, name: str | None = None) -> np.ndarray:
     """A strategy table row (strategy_call.T_*) for the strategy in ``module_path`` (called
     ``name``), compiling its entry points once (or loading them from numba's cache); says so
@@ -308,8 +337,13 @@ def compiled_strategy(module_path: str, name: str | None = None) -> np.ndarray:
         if not all(_cached(entry) for entry in entries):
             from ..engine.jit import announce_compile
             announce_compile(f"the {name or module_path} strategy")
-        for entry in entries:
-            entry.compile()
+        for entry_name, entry in zip(ENTRY_NAMES, entries):
+            try:
+                entry.compile()
+            except Exception as exc:  # noqa: BLE001  numba's typing error is a hundred lines: say what
+                raise StrategyError(f"strategy {name or module_path!r} ({module_path}): its {entry_name} does not "
+                                    f"compile with the strategy signature (docs/strategies.md): "
+                                    f"{_compile_error_summary(exc)}") from None
         _COMPILED[module_path] = (name_now, entries, [entry.address for entry in entries])
     row[:len(ENTRY_NAMES)] = _COMPILED[module_path][2]
     row[T_INLINE] = INLINE_NONE
