@@ -90,3 +90,15 @@ def test_rl_step_takes_a_0d_integer_array():
     e.step(np.array(legal[0]))  # as a training loop passes it
     with pytest.raises(GameError):
         e.step(np.array([legal[0]]))
+
+
+def test_vector_game_size_is_bounded_by_its_limit_and_the_memory_available(monkeypatch):
+    """issue 32, item 9: the documented maximum (2**20 rows, about 5 GiB) and, below it, the
+    memory this machine has: refused in one line before any allocation."""
+    from dokosim.game import vector
+    with pytest.raises(GameError, match="1 to 1,048,576"):
+        VectorGame(vector.MAX_ROWS + 1)
+    monkeypatch.setattr(vector, "available_memory", lambda: 100 * vector.ROW_BYTES)
+    with pytest.raises(GameError, match="GiB"):
+        VectorGame(101)
+    assert VectorGame(100).n == 100

@@ -80,6 +80,24 @@ _POOL = _Pool()
 LEGAL_FORMS = ("mask", "bits")
 
 
+MAX_ROWS = 1 << 20  # rows of one VectorGame (about 5 GiB at ROW_BYTES)
+# the bytes one row holds at most: the game state, its random stream, a float32 observation, the
+# legal mask and the per-row scalars (player, reward, done, episode)
+ROW_BYTES = gs.G_LEN * 8 + RNG_LEN * 8 + OBSERVATION_LEN * 4 + N_ACTIONS + 64
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux: MemAvailable), None where it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 class VectorGame:
     """``n`` deals of Doppelkopf stepped together.
 
@@ -103,8 +121,12 @@ class VectorGame:
 
     def __init__(self, n: int, rules="ddv", seed: int = 0, first_deal_id: int = 0, calls: bool = True,
                  observation: str | None = "float32", legal: str = "mask"):
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 1 << 24:
-            raise GameError(f"n={n!r} is not valid: the number of deals stepped at once, 1 to {1 << 24:,}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_ROWS:
+            raise GameError(f"n={n!r} is not valid: the number of deals stepped at once, 1 to {MAX_ROWS:,}")
+        need, free = int(n) * ROW_BYTES, available_memory()
+        if free is not None and need > free:
+            raise GameError(f"n={n:,} rows need about {need / 2**30:.1f} GiB; this machine has "
+                            f"{free / 2**30:.1f} GiB available: use fewer rows")
         for name, value in (("seed", seed), ("first_deal_id", first_deal_id)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**62:
                 raise GameError(f"{name}={value!r} is not valid: an integer from 0 to 2**62-1")
