@@ -48,3 +48,12 @@ def test_show_exits_1_on_a_record_that_breaks_a_rule():
     assert good.exit_code == 0, good.output
     bad = CliRunner().invoke(cli, ["show", records, "--line", "4"])
     assert bad.exit_code == 1 and "error (follow_suit)" in bad.output, bad.output
+
+
+def test_a_huge_integer_field_is_reported_as_the_integer_given():
+    """issue 32, item 9: orjson reads 10**30 as 1e+30; the error names the integer as written."""
+    record = json.loads(GOOD)
+    text = json.dumps({**record, "dealer": 10**30})
+    result = CliRunner().invoke(cli, ["score", "-"], input=text + "\n")
+    out = json.loads(result.output.splitlines()[0])
+    assert not out["ok"] and "got 1000000000000000000000000000000" in out["error"], out

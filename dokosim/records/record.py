@@ -511,7 +511,11 @@ def _json_objects(texts: list) -> list:
     objects = []
     for text in texts:
         try:
-            objects.append(orjson.loads(text))
+            value = orjson.loads(text)
+            if type(value) is dict and any(type(v) is float and abs(v) >= 2**63 for v in value.values()):
+                import json  # orjson reads an integer past 64 bits as a float: keep its digits for the error
+                value = json.loads(text)
+            objects.append(value)
         except orjson.JSONDecodeError as exc:
             objects.append(_BadJson(_not_json_message(text, exc)))
         except TypeError:
