@@ -57,6 +57,10 @@ def files(tmp_path_factory):
     existing = root / "existing"
     existing.mkdir()
     (existing / "manifest.json").write_text(json.dumps({"keep": "me"}))
+    # plug-ins in the directory the commands run in (found there, as the docs say)
+    (root / "syntax_error_plugin.py").write_text("def f(:\n")
+    (root / "raising_agent.py").write_text(
+        "class Raiser:\n    def act(self, observation, legal_actions):\n        raise ValueError('boom')\n")
     return root
 
 
@@ -106,6 +110,31 @@ CASES = [
     ("unknown strategy", ["simulate", "--deals", "100", "--strategy", "nobody"], (2,), "nobody"),
     ("unknown rules preset", ["simulate", "--deals", "100", "--rules", "nonsense"], (2,), "nonsense"),
     ("unknown rules option", ["simulate", "--deals", "100", "--rule", "nonsense=1"], (2,), "nonsense"),
+    # commands and options added since issue 13 (issue 32)
+    ("solve a missing file", ["solve", "{tmp}/missing.jsonl"], (2,), "missing.jsonl"),
+    ("solve --deals without --out", ["solve", "--deals", "10"], (2,), "--out"),
+    ("solve --node-limit 2^63", ["solve", "--deals", "10", "--out", "{tmp}/s", "--node-limit", str(2**63)],
+     (2,), "--node-limit"),
+    ("play --save under a file", ["play", "--save", "{tmp}/plain.txt/records.jsonl"], (2,), "plain.txt"),
+    ("play an unknown strategy", ["play", "--strategy", "nobody"], (2,), "nobody"),
+    ("study an unknown name", ["study", "nonsense"], (2,), "nonsense"),
+    ("study frontier --deals 10", ["study", "frontier", "--deals", "10"], (2,), "--deals"),
+    ("study par --deals 10^13", ["study", "par", "--deals", str(10**13)], (2,), "--deals"),
+    ("audit --deals 2^63", ["audit", "{tmp}/existing", "--deals", str(2**63 - 1)], (2,), "--deals"),
+    ("probe-calls an unknown level", ["probe-calls", "--level", "nonsense", "--deals", "10"], (2,), "nonsense"),
+    ("--where nested 200 deep", ["simulate", "--deals", "100", "--where", "(" * 200 + "trumps(0) > 1" + ")" * 200],
+     (2,), "nested"),
+    ("--where a literal past 64 bits", ["simulate", "--deals", "100", "--where", "99999999999999999999 > trumps(0)"],
+     (2,), "99999999999999999999"),
+    ("--where a sum that would wrap", ["simulate", "--deals", "100", "--where",
+                                       "trumps(0) + 9223372036854775807 > 0"], (2,), "9223372036854775807"),
+    ("--where in probe-calls", ["probe-calls", "--deals", "10", "--where", "not " * 1000 + "trumps(0) > 1"],
+     (2,), "where"),
+    ("--where-path a module with a syntax error", ["simulate", "--deals", "100", "--where-path",
+                                                   "syntax_error_plugin:f"], (2,), "syntax_error_plugin.py:1"),
+    ("tournament: a Python agent that raises", ["tournament", "Raiser", "simple", "--deals", "8",
+                                                "--strategy-path", "raising_agent:Raiser"], (2,), "boom"),
+    ("--hand 0= with no cards", ["simulate", "--deals", "100", "--hand", "0="], (2,), "seat 0"),
     ("strategy module that does not exist",
      ["simulate", "--deals", "100", "--strategy-path", "no_such_module_xyz:bot"], (2,), "no_such_module_xyz"),
 ]
@@ -113,7 +142,7 @@ CASES = [
 
 @pytest.mark.parametrize("argv, expect, names", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_input_gives_one_line_not_a_traceback(files, argv, expect, names):
-    code, _, err = run([a.replace("{tmp}", str(files)) for a in argv])
+    code, _, err = run([a.replace("{tmp}", str(files)) for a in argv], cwd=files)
     assert_clean_failure(code, err, expect, names)
 
 

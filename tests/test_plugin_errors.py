@@ -93,3 +93,34 @@ def test_a_numba_strategy_that_does_not_fit_is_one_line(plugins, module, expecte
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and expected in errors[0] and module in errors[0], result.output
     assert "Traceback" not in result.output and len(result.output.splitlines()) <= 5
+
+
+RARE_RAISE = """
+import numba
+
+@numba.njit
+def check(h0, h1, h2, h3):
+    if h0 % 1000 == 7:  # about one deal in a thousand: past the 256 tries before the run
+        raise ValueError("rare hand")
+    return True
+"""
+
+
+def test_a_predicate_that_raises_on_rare_hands_stops_the_run_in_one_line(tmp_path):
+    """The compiled entry records the raise instead of numba printing a traceback at every deal
+    and dealing on; the run stops before a chunk is written, naming the place and the hands."""
+    import subprocess
+    import sys
+    (tmp_path / "pred_rare.py").write_text(RARE_RAISE)
+    out = tmp_path / "data"
+    proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "simulate", "--deals", "20000", "--quiet",
+                           "--where-path", "pred_rare:check", "--out", str(out)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, proc.stderr
+    raise_line = next(i for i, line in enumerate(RARE_RAISE.splitlines(), 1) if "raise " in line)
+    assert "ValueError: rare hand" in errors[0] and f"pred_rare.py:{raise_line})" in errors[0]
+    assert "while dealing" in errors[0]
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
+    assert not list(out.glob("*.parquet"))

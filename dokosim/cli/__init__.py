@@ -13,6 +13,8 @@ so that ``dokosim --help`` and ``dokosim score`` start fast.
 from __future__ import annotations
 
 import errno
+import os
+import sys
 
 import click
 
@@ -43,6 +45,10 @@ class DokosimGroup(click.Group):
 @click.version_option(package_name="dokosim")
 def main():
     """dokosim: Doppelkopf by the million (DDV rules, strategies, datasets, studies)."""
+    # A plug-in module (--where-path, --strategy-path) in the current directory is importable, as
+    # the docs say and as under ``python -m dokosim.cli``; the console script alone would not find it.
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
 
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,

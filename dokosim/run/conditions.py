@@ -11,6 +11,7 @@ one-line error of a condition too rare to deal.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import re
@@ -591,12 +592,40 @@ def parse_conditions(hands=None, where=None, where_path=None, rules=None, contra
 # ---------------------------------------------------------------- a user's predicate
 
 _PREDICATES: dict[str, object] = {}  # where_path -> its compiled cfunc (kept alive: its address is used)
+# where_path -> (the user's function, int64[5]: how often it raised in the compiled entry, and the
+# four hands of one such deal); kept alive with the cfunc, whose code writes to it
+_RAISES: dict[str, tuple[object, np.ndarray]] = {}
+
+
+@functools.cache
+def _raise_recorder():
+    """An intrinsic ``record(addr, h0, h1, h2, h3)``: count a raise at the int64 word ``addr`` and
+    keep the four hands in the next four words (built on first use: numba is imported late)."""
+    from llvmlite import ir as llvm_ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def record(typingctx, addr, h0, h1, h2, h3):
+        sig = types.void(types.int64, types.int64, types.int64, types.int64, types.int64)
+
+        def codegen(context, builder, signature, args):
+            i64 = llvm_ir.IntType(64)
+            base = builder.inttoptr(args[0], i64.as_pointer())
+            builder.store(builder.add(builder.load(base), llvm_ir.Constant(i64, 1)), base)
+            for k in range(4):
+                builder.store(args[1 + k], builder.gep(base, [llvm_ir.Constant(i64, k + 1)]))
+            return context.get_dummy_value()
+
+        return sig, codegen
+    return record
 
 
 def predicate_address(spec: str, no_nines: bool = False) -> int:
     """The address of ``module:function`` (an ``@njit`` function of the four hand masks returning
     a bool or an int) compiled as a C function int64(int64, int64, int64, int64): the user's
-    code is compiled, the deal loop is not (it calls the address)."""
+    code is compiled, the deal loop is not (it calls the address). A deal on which the function
+    raises is not dealt and is recorded; ``check_predicates`` then stops the run in one line."""
     if spec in _PREDICATES:
         return _PREDICATES[spec].address
     from ..validation import where_raised
@@ -619,9 +648,16 @@ def predicate_address(spec: str, no_nines: bool = False) -> int:
     from numba import cfunc
 
     from ..engine.jit import ENTRY_OPTIONS
+    raises = np.zeros(5, dtype=np.int64)
+    raises_address = raises.ctypes.data
+    record_raise = _raise_recorder()
 
     def entry(h0, h1, h2, h3):
-        return 1 if fn(h0, h1, h2, h3) else 0
+        try:
+            return 1 if fn(h0, h1, h2, h3) else 0
+        except Exception:  # noqa: BLE001  numba prints and ignores a raise in a C function: record it
+            record_raise(raises_address, h0, h1, h2, h3)
+            return 0
     try:
         compiled = cfunc("int64(int64, int64, int64, int64)", **ENTRY_OPTIONS)(entry)
     except Exception as exc:  # noqa: BLE001  numba's typing errors are many lines: the first says what
@@ -629,7 +665,29 @@ def predicate_address(spec: str, no_nines: bool = False) -> int:
         raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) does not compile: {first}") from None
     _try_predicate(fn, spec, name, no_nines)
     _PREDICATES[spec] = compiled
+    _RAISES[spec] = (fn, raises)
     return compiled.address
+
+
+def check_predicates() -> None:
+    """ConditionError in one line if a user's predicate raised in the compiled deal loop since
+    the last check (the deals it raised on were not dealt), naming what it raised and where; the
+    caller writes nothing of the chunk that saw it."""
+    from ..validation import where_raised
+    for spec, (fn, raises) in _RAISES.items():
+        count = int(raises[0])
+        if count == 0:
+            continue
+        hands = [np.int64(h) for h in raises[1:]]
+        raises[:] = 0
+        name = spec.partition(":")[2]
+        try:
+            fn(*hands)
+            what = "an exception"  # threads wrote the record at once: the hands kept are not one deal's
+        except Exception as exc:  # noqa: BLE001  whatever the user's code raised
+            what = where_raised(exc)
+        raise ConditionError(f"where_path={spec!r}: {name}(h0, h1, h2, h3) raised {what} on {count:,} "
+                             f"deal(s) while dealing, e.g. hands {[hex(h) for h in hands]}; fix the predicate")
 
 
 PREDICATE_TRIES = 256  # random deals a predicate is tried on before a run
@@ -667,6 +725,7 @@ def measure(conditions: Conditions, control: np.ndarray, seed: int, deals: int) 
     if n == 0:
         return {"pilot_deals": 0, "tries": 0, "acceptance": None, "direct_class": share}
     dealt, tries = measure_acceptance(seed, n, control.copy(), max_tries)
+    check_predicates()
     if dealt < n:
         rate = dealt / tries if tries else 0.0
         raise ConditionError(

@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from .dataset import IDENTITY_KEYS, frame_from_rows
+from .conditions import check_predicates
 from .driver import ChunkStore, chunk_path, chunks_of, file_sha256, write_chunk
 from ..engine.layout import OUT_LEN
 from ..validation import SimulationError
@@ -108,6 +109,7 @@ def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None):
     with _KERNEL_LOCK:
         numba.set_num_threads(_worker_threads())  # thread-local in numba: set in the calling thread
         frame = _simulator(plan).frame(first, n)
+        check_predicates()
     if directory is None:
         return frame
     write_chunk(Path(directory), index, frame)

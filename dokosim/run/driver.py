@@ -28,6 +28,7 @@ from typing import Callable, Iterable
 
 import polars as pl
 
+from .conditions import check_predicates
 from .outputs import check_directory, deferred_interrupt, reason, replace_atomically, writing
 
 LEDGER = "_chunks.jsonl"  # a leading underscore: Arrow and DuckDB readers of the directory skip it
@@ -285,6 +286,7 @@ def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], st
         if store is not None and chunk.index in store.done:
             continue
         frame = produce(chunk)
+        check_predicates()  # a user's predicate that raised: stop before the chunk is kept
         if store is None:
             frames.append(frame)
         else:
