@@ -132,7 +132,76 @@ def test_search_bids_0_restores_heuristics_reservations_acceptance_and_first_cal
         return df.select(pl.col("contract"), pl.col("declarer"), pl.col("poverty_partner"), *first_call)
     assert decided(old).equals(decided(heur))
     assert not decided(new).equals(decided(heur))
-    # calls: heuristic's by default (search_calls=0), searched with search_calls=1
-    searched = dokosim.simulate(300, strategy="pimc", params={"pimc": {"samples": 2, "search_calls": 1}}, **kw)
-    assert not searched.select(first_call).equals(new.select(first_call))
+    # calls: searched by default, heuristic's with search_calls=0
+    heuristic_calls = dokosim.simulate(300, strategy="pimc", params={"pimc": {"samples": 2, "search_calls": 0}},
+                                       **kw)
+    assert not heuristic_calls.select(first_call).equals(new.select(first_call))
     assert (old["contract"] == "poverty").sum() > 0  # the poverty path was exercised
+
+
+def _pub(contract, soloist=-1, scheme=3, level_re=0, level_ko=0, known_re=0, known_ko=0, dealer=3):
+    from dokosim.engine.layout import (
+        P_CONTRACT, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_SCHEME, P_SOLOIST,
+    )
+    pub = np.zeros(PUBLIC_LEN, dtype=np.int64)
+    pub[P_DEALER], pub[P_HAND_SIZE], pub[P_POVERTY_SEAT] = dealer, 12, -1
+    pub[P_CONTRACT], pub[P_SOLOIST], pub[P_SCHEME] = contract, soloist, scheme
+    pub[P_LEVEL_RE], pub[P_LEVEL_KO], pub[P_KNOWN_RE], pub[P_KNOWN_KO] = level_re, level_ko, known_re, known_ko
+    return pub
+
+
+STRONG = "QC QC QS QS QH JC JS TH TH AD TD KD"  # clubs-solo and Re strength for heuristic's models
+WEAK = "9D 9S 9S KS KS 9H 9H KH KH 9C 9C KC"
+
+
+def test_sampled_deals_fit_the_bids_a_solo_and_a_call_imply():
+    """fits_the_bids, the filter of the call search's samples, against heuristic's models read
+    directly: a declared solo needs a soloist's hand the model gives at least
+    SOLO_DECLARED_CHANCE; a side's call needs one of its known seats (not the deciding seat) at
+    heuristic's call threshold; seats that did not call are not read."""
+    from dokosim.engine.cards import C_NORMAL, C_SOLO_BASE, SOLO_SCHEME
+    from dokosim.strategies import heuristic
+    strong, weak = parse_hand(STRONG), parse_hand(WEAK)
+    nothing = np.zeros(4, dtype=np.int64)
+    clubs = SOLO_KINDS.index("clubs")
+    leads = 1  # seat 0 after dealer 3
+    assert heuristic.win_chance(clubs, strong, SOLO_SCHEME[clubs], leads) >= pimc_bids.SOLO_DECLARED_CHANCE
+    assert heuristic.win_chance(clubs, weak, SOLO_SCHEME[clubs], leads) < pimc_bids.SOLO_DECLARED_CHANCE
+    solo = _pub(C_SOLO_BASE + clubs, soloist=0, scheme=SOLO_SCHEME[clubs])
+    for soloist_hand, fits in ((strong, True), (weak, False)):
+        hs = np.array([soloist_hand, 0, 0, 0], dtype=np.int64)
+        assert pimc_bids.fits_the_bids(solo, hs, nothing, 2, 0.05) == fits
+        assert pimc_bids.fits_the_bids(solo, hs, nothing, 0, 0.05)  # the soloist itself knows its hand
+    # a card already played counts as the hand's: the hand as dealt
+    played = nothing.copy()
+    played[0] = strong & ~weak
+    hs = np.array([strong & weak, 0, 0, 0], dtype=np.int64)
+    assert pimc_bids.fits_the_bids(solo, hs, played, 2, 0.05)
+    threshold = pimc_bids.HPARAMS[heuristic.PI_CALL]
+    assert heuristic.win_chance(heuristic.M_RE, strong, 3, leads) >= threshold
+    assert heuristic.win_chance(heuristic.M_RE, weak, 3, leads) < threshold
+    re_called = _pub(C_NORMAL, level_re=1, known_re=0b0001)
+    for caller_hand, fits in ((strong, True), (weak, False)):
+        hs = np.array([caller_hand, weak, weak, weak], dtype=np.int64)
+        assert pimc_bids.fits_the_bids(re_called, hs, nothing, 2, 0.05) == fits
+        assert pimc_bids.fits_the_bids(re_called, hs, nothing, 0, 0.05)  # its own side's call
+    quiet = _pub(C_NORMAL, known_re=0b0001)  # Re known (a QC shown) but no call: nothing implied
+    assert pimc_bids.fits_the_bids(quiet, np.array([weak, weak, weak, weak], dtype=np.int64), nothing, 2, 0.05)
+
+
+def test_a_call_is_made_only_when_its_gain_clears_the_noise():
+    """worth_calling against the plain rule on the sums: mean gain positive and at least
+    CALL_MARGIN_SE standard errors (population variance of the per-deal gains, as call_values
+    accumulates it), on random per-deal values."""
+    rs = np.random.default_rng(3)
+    made = 0
+    for _ in range(300):
+        n = int(rs.integers(2, 40))
+        without = rs.normal(0, 3, n)
+        with_call = without + rs.normal(rs.normal(0, 1), 2, n)
+        sums = np.array([without.sum(), with_call.sum(), ((with_call - without) ** 2).sum()])
+        gains = with_call - without
+        expected = gains.mean() > 0 and gains.mean() >= pimc_bids.CALL_MARGIN_SE * gains.std() / np.sqrt(n)
+        assert pimc.worth_calling(sums, n) == expected
+        made += expected
+    assert 0 < made < 300

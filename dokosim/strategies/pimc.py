@@ -13,11 +13,10 @@ eyes after the card under best play with all hands open, scored by
 ``eyes_value``); earlier, or when the solve runs past ``node_limit`` nodes, a
 rollout: the rest of the deal played by ``heuristic`` at every seat and scored.
 Every deal is used for every candidate card (common random numbers). The deals
-(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations and
-poverty acceptance are searched too (pimc_bids.py: each option's mean score over ``bid_samples``
-sampled deals played out by ``heuristic``), and calls with ``search_calls=1`` (off by default:
-measured reckless, docs/strategies.md); ``search_bids=0`` leaves all of them to ``heuristic``'s
-rules, the pimc of before. ``solve_tricks=0`` (the default) is the
+(sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations,
+poverty acceptance and calls are searched too (pimc_bids.py: each option's mean score over
+``bid_samples`` sampled deals played out by ``heuristic``; ``search_calls=0`` leaves the calls to
+``heuristic``); ``search_bids=0`` leaves all of them to ``heuristic``'s rules, the pimc of before. ``solve_tricks=0`` (the default) is the
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
@@ -37,7 +36,7 @@ from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, sol
 from . import heuristic
 from .cardcount import cards_left, deck_cards, distinct, scan_card, scan_plays
 from .common import EX_ACCEPT
-from .pimc_bids import HPARAMS, acceptance_values, call_values, reservation_values
+from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, reservation_values
 from .sampler import deal_unseen, implied_queens, set_hidden
 
 NAME = "pimc"
@@ -66,9 +65,8 @@ PARAMS = {
     "bid_samples": (24.0, "sampled deals per option of a reservation, poverty acceptance or call"),
     "solo_screen": (0.05, "a solo is searched only when heuristic's model gives it at least this chance "
                           "to win (0: every solo the rules allow)"),
-    "search_calls": (0.0, "1: calls by search too (with search_bids); 0: heuristic's calls. Off by default: "
-                          "rollouts by heuristic make the defenders of a solo deny 90 recklessly "
-                          "(docs/strategies.md)"),
+    "search_calls": (1.0, "1: calls by search too (with search_bids; samples fitted to the bids and calls "
+                          "made, a call only when it gains by two standard errors); 0: heuristic's calls"),
     "accept_trumps": (-1.0, "-1: poverty acceptance as search_bids says; else accept from this strength "
                             "(heuristic's rule and quantity; 0: every poverty, as the poverty study needs)"),
 }
@@ -132,19 +130,29 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     if pub[P_NPLAYED] & 3 or legal == 0:
         return 0  # decided between tricks, as heuristic decides
     return search_call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
-                       int(params[PI_BID_SAMPLES]), rng)
+                       int(params[PI_BID_SAMPLES]), params[PI_SOLO_SCREEN], rng)
 
 
 @kernel
 def search_call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                rng):
-    """The lowest legal level when calling it now has the better mean rollout score than no call
-    (pimc_bids.call_values), else 0."""
+                screen, rng):
+    """The lowest legal level when calling it now gains on the mean rollout score, by at least
+    CALL_MARGIN_SE standard errors of that gain (pimc_bids.call_values), else 0."""
     level = lowest_bit_index(legal)
-    sums = np.zeros(2, dtype=np.float64)
+    sums = np.zeros(3, dtype=np.float64)
     call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                rng, sums)
-    return level if sums[1] > sums[0] else 0
+                screen, rng, sums)
+    return level if worth_calling(sums, n_samples) else 0
+
+
+@kernel
+def worth_calling(sums, n_samples):
+    """Whether a call gains: ``sums`` as call_values leaves them (no call, call, squared
+    differences over ``n_samples`` deals); the mean gain must be positive and at least
+    CALL_MARGIN_SE standard errors of the mean."""
+    gain = (sums[1] - sums[0]) / n_samples
+    spread = max(sums[2] / n_samples - gain * gain, 0.0)
+    return gain > 0.0 and gain >= CALL_MARGIN_SE * np.sqrt(spread / n_samples)
 
 
 @inline_kernel

@@ -55,6 +55,10 @@ POVERTY_RULES = {"preset": "ddv", "poverty": True}
 PROBE_BLOCK = 20_000
 SEARCH_PLAYERS = ("pimc", "pimc_solver")
 COLUMNS = ("study", "figure", "kind", "count", "skill", "estimate", "lo", "hi", "n")
+# the search players' calls as when the figures were made: heuristic's (pimc searched its calls
+# from 4 December 2026 on, measured as strong: docs/strategies.md); pinned so that the command
+# reproduces the committed datasets
+HEURISTIC_CALLS = {"search_calls": 0.0}
 
 
 def solo_where(kind: str, count: int) -> str:
@@ -82,7 +86,8 @@ def solo_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[di
     for kind, counts in SOLO_COUNTS.items():
         for count in counts:
             df = _dataset(data, f"solo_{kind}_{count}_{skill}_{n}_s{seed}", n, seed, quiet, strategy=skill,
-                          contract=f"{kind}_solo", declarer=0, where=solo_where(kind, count))
+                          contract=f"{kind}_solo", declarer=0, where=solo_where(kind, count),
+                          params={skill: HEURISTIC_CALLS} if skill in SEARCH_PLAYERS else None)
             won = int((df["winner"] == "re").sum())
             p, lo, hi = wilson(won, df.height)
             rows.append(_row("solo_odds", "solo win rate", kind, count, skill, p, lo, hi, df.height))
@@ -95,7 +100,7 @@ def solo_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[di
 def poverty_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[dict]:
     params = {"heuristic": {"accept_trumps": 0.0}}
     if skill in SEARCH_PLAYERS:
-        params = {skill: {"search_bids": 0.0, "accept_trumps": 0.0}}
+        params = {skill: {"search_bids": 0.0, "accept_trumps": 0.0, **HEURISTIC_CALLS}}
     rows = []
     for s in STRENGTHS:
         # about 9 in 10 such deals end in seat 0's poverty taken by seat 1 (another seat's solo or
@@ -125,7 +130,8 @@ def announcement_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) ->
             path = data / f"probe_{level}_{skill}_{block_n}_s{block_seed}.parquet"
             say(quiet, f"frontier: probes of {LEVEL_LABEL[level]}, {skill}, {block_n:,} deals, seed {block_seed}")
             if not path.exists():
-                probe_calls(block_n, level, block_seed, RULES, skill, quiet=quiet, out=str(path))
+                probe_calls(block_n, level, block_seed, RULES, skill, quiet=quiet, out=str(path),
+                            params={skill: HEURISTIC_CALLS} if skill in SEARCH_PLAYERS else None)
             frames.append(pl.read_parquet(path))
         df = pl.concat(frames)
         _, summaries = level_tables(df, level, seed, PIMC_BIN_EDGES, PIMC_MIN_BIN)
