@@ -24,7 +24,8 @@ GENERATED_PREFIX = "dokosim_entry_"  # strategies' entry-point modules, written 
 
 def _package_digest() -> str:
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+    # the kernels' source, and the data they compile in as constants (net's weights, .npz)
+    for path in sorted([*PACKAGE_DIR.rglob("*.py"), *PACKAGE_DIR.rglob("*.npz")]):
         if path.relative_to(PACKAGE_DIR).parts[0] not in KERNEL_FOLDERS:
             continue
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())

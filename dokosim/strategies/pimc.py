@@ -296,6 +296,27 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
 def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
            ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng):
     """The card with the best average over n_samples sampled deals (see the module doc)."""
+    sums = np.zeros(48, dtype=np.float64)
+    search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng, sums)
+    best = -1
+    best_v = -1e300
+    m = distinct(legal)
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if sums[c] > best_v:
+            best_v = sums[c]
+            best = c
+    return best
+
+
+@kernel
+def search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
+                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng, sums):
+    """Add to ``sums[c]`` the value of each candidate card ``c`` (one card of each legal kind,
+    ``distinct(legal)``) summed over n_samples sampled deals: the search's verdict on every card,
+    which ``search`` takes the best of (and ``dokosim train data`` records, divided by n_samples)."""
     cands = distinct(legal)
     n = pub[P_NPLAYED]
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
@@ -320,7 +341,6 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
         ps2[i] = play_seat[i]
     for t in range(n >> 2):
         tw2[t] = trick_winner[t]
-    sums = np.zeros(48, dtype=np.float64)
     solving = popcount(hand) <= solve_tricks
     # the solver's scratch, for this decision only (so that no state outlives it)
     scratch = solving or rollout_solve > 0
@@ -332,13 +352,3 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
         set_hidden(base, hs, qc, seat)
         value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
                      rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc)
-    best = -1
-    best_v = -1e300
-    m = cands
-    while m:
-        c = lowest_bit_index(m)
-        m &= m - 1
-        if sums[c] > best_v:
-            best_v = sums[c]
-            best = c
-    return best

@@ -1,0 +1,70 @@
+"""A search player's verdict on every card at a ``dokosim.Game`` position, and the ``net`` player's
+features there: the kernels behind ``dokosim train data`` (docs/strategies.md, "net").
+
+The arrays are the ones ``agent_step.agent_action`` hands a strategy; the search is
+``pimc.search_sums`` with ``pimc``'s parameter vector, drawing from the deal's random stream, so
+a deal recorded this way is the deal ``pimc`` plays at every seat of ``dokosim simulate``.
+"""
+import numpy as np
+
+from ..engine.bits import lowest_bit_index
+from ..engine.game_state import (
+    G_PLAYER, O_CMASK, O_FCLASS, O_HANDS, O_PLAYS, O_POWER, O_PSEAT, O_RULES, O_ST, O_TW,
+)
+from ..engine.jit import kernel
+from ..engine.layout import PUBLIC_LEN, R_LEN, ST_LEN
+from ..engine.play import legal_mask
+from ..strategies.cardcount import distinct
+from ..strategies.net_features import N_KINDS, card_features
+from ..strategies.pimc import (
+    PI_EXTRAS, PI_EYE_WEIGHT, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_SAMPLES, PI_SOLVE_TRICKS, PI_TABLE_BITS,
+    search_sums,
+)
+
+
+@kernel
+def position_features(g, out):
+    """The ``net`` features (net_features.card_features) of the player to play a card in ``g``;
+    returns the 48-bit mask of its legal cards."""
+    st = g[O_ST:O_ST + ST_LEN]
+    hands = g[O_HANDS:O_HANDS + 4]
+    seat = g[G_PLAYER]
+    plays = g[O_PLAYS:O_PLAYS + 48]
+    fclass = g[O_FCLASS:O_FCLASS + 48]
+    cmask = g[O_CMASK:O_CMASK + 5]
+    legal = legal_mask(st, hands[seat], plays, fclass, cmask)
+    card_features(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12],
+                  g[O_POWER:O_POWER + 48], fclass, cmask, g[O_RULES:O_RULES + R_LEN], out)
+    return legal
+
+
+@kernel
+def teacher_card(g, rng, params, features, values):
+    """For the player to play a card in ``g``: its features into ``features`` (float32), the
+    search's mean value of each legal card kind into ``values`` (float32, N_KINDS; NaN where the
+    kind is not legal), and the kind the search plays (the best value, the lowest kind on a tie,
+    as ``pimc.search`` chooses). ``params``: pimc's parameter vector."""
+    st = g[O_ST:O_ST + ST_LEN]
+    hands = g[O_HANDS:O_HANDS + 4]
+    seat = g[G_PLAYER]
+    legal = position_features(g, features)
+    sums = np.zeros(48, dtype=np.float64)
+    n_samples = int(params[PI_SAMPLES])
+    search_sums(seat, hands[seat], legal, st[:PUBLIC_LEN], g[O_PLAYS:O_PLAYS + 48], g[O_PSEAT:O_PSEAT + 48],
+                g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48], g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5],
+                g[O_RULES:O_RULES + R_LEN], n_samples, params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
+                int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
+                int(params[PI_TABLE_BITS]), rng, sums)
+    for k in range(N_KINDS):
+        values[k] = np.nan
+    best = -1
+    best_v = -1e300
+    m = distinct(legal)
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        values[c >> 1] = sums[c] / n_samples
+        if sums[c] > best_v:
+            best_v = sums[c]
+            best = c
+    return best >> 1

@@ -1,0 +1,162 @@
+"""``dokosim train data``: a search player's card decisions as training data for ``net``.
+
+Deals ``0 .. deals-1`` of ``seed`` are played through ``dokosim.Game`` with the teacher (``pimc``
+or ``pimc_solver``) at every seat. At every card decision with more than one kind of card to
+choose from, a row records what the player saw (``features``: the ``net`` encoding,
+strategies/net_features.py), the legal kinds, the search's mean value of every legal kind
+(``values``: the score points it expects for the seat, NaN where not legal) and the kind played;
+once the deal is over, every row of it gets the seat's score (``outcome``). Reservations, the
+poverty and calls are the teacher's own and are not recorded. The deal is the deal the teacher
+plays at every seat of ``dokosim simulate`` (the same random stream), so every row depends only
+on (seed, deal_id).
+
+The run is chunked and resumable (the run driver, run/driver.py): ``out`` is a directory of
+Parquet files with a manifest and a ledger; an interrupted run, started again with the same
+command, plays only the chunks that are missing.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ..validation import SimulationError, check_int
+
+TEACHERS = ("pimc", "pimc_solver")
+DATA_KEYS = ("kind", "format", "seed", "deals", "chunk_size", "teacher", "params", "rules")
+DATA_FORMAT = 1
+DEFAULT_CHUNK = 50
+
+
+class TrainDataError(SimulationError):
+    """A bad argument of ``make_data`` (one line naming it)."""
+
+
+def _plan(deals, seed, teacher, params, rules, chunk_size):
+    from ..loop.registry import resolve
+    from ..rules import load_rules
+    if teacher not in TEACHERS:
+        raise TrainDataError(f"teacher={teacher!r}: the teacher is a search player, one of {', '.join(TEACHERS)}")
+    deals = check_int("deals", deals, 1, 10**9, TrainDataError)
+    seed = check_int("seed", seed, 0, 2**63 - 1, TrainDataError)
+    chunk_size = check_int("chunk_size", chunk_size, 1, 10**6, TrainDataError)
+    rules = load_rules(rules)
+    strategy = resolve(teacher, params or {})
+    return deals, seed, strategy, rules, chunk_size
+
+
+def _schema(n_features: int) -> dict:
+    return {"deal_id": pl.Int64, "seat": pl.Int8, "trick": pl.Int8,
+            "features": pl.Array(pl.Float32, n_features), "legal": pl.Int64,
+            "values": pl.Array(pl.Float32, 24), "choice": pl.Int8, "outcome": pl.Float32}
+
+
+def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, rules) -> pl.DataFrame:
+    """The rows of deals ``first .. first+count-1`` (see the module doc)."""
+    from ..engine import game_state as gs
+    from ..engine.jit import ensure_loop
+    from ..engine.layout import P_TRICK
+    from ..game.agents import Agent
+    from ..game.game import Game
+    from ..loop.teacher_step import teacher_card
+    from ..strategies.net_features import N_FEATURES
+    agent = Agent(teacher, **params)
+    step = ensure_loop(teacher_card, "the training-data kernels")
+    param_vector = agent._params
+    rows = {k: [] for k in ("deal_id", "seat", "trick", "legal", "choice")}
+    features, values, outcome = [], [], []
+    for deal_id in range(first, first + count):
+        game = Game(rules, seed=seed, deal_id=deal_id)
+        g = game._g
+        start = len(rows["deal_id"])
+        seats = []
+        while g[gs.G_PHASE] != gs.PH_TERMINAL:
+            legal = int(g[gs.G_LEGAL])
+            if g[gs.G_PHASE] == gs.PH_CARD and legal & (legal - 1):  # a card, more than one kind
+                seat = int(g[gs.G_PLAYER])
+                f = np.zeros(N_FEATURES, dtype=np.float32)
+                v = np.zeros(24, dtype=np.float32)
+                kind = int(step(g, game._rng, param_vector, f, v))
+                rows["deal_id"].append(deal_id)
+                rows["seat"].append(seat)
+                rows["trick"].append(int(g[gs.O_ST + P_TRICK]))
+                rows["legal"].append(legal)
+                rows["choice"].append(kind)
+                features.append(f)
+                values.append(v)
+                seats.append(seat)
+                game.apply_action(kind)
+            else:
+                game.apply_action(agent.act(game))
+        scores = game.returns()
+        outcome.extend(float(scores[s]) for s in seats)
+        assert len(outcome) == len(rows["deal_id"]) and len(seats) == len(rows["deal_id"]) - start
+    n = len(outcome)
+    frame = pl.DataFrame({
+        **{k: pl.Series(k, v, dtype=_schema(N_FEATURES)[k]) for k, v in rows.items()},
+        "features": pl.Series("features", np.array(features, dtype=np.float32).reshape(n, N_FEATURES),
+                              dtype=pl.Array(pl.Float32, N_FEATURES)),
+        "values": pl.Series("values", np.array(values, dtype=np.float32).reshape(n, 24),
+                            dtype=pl.Array(pl.Float32, 24)),
+        "outcome": pl.Series("outcome", outcome, dtype=pl.Float32),
+    })
+    return frame.select(list(_schema(N_FEATURES)))
+
+
+def _worker_init():
+    from ..run.workers import die_with_parent
+    die_with_parent()
+
+
+def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dict | None = None,
+              rules="ddv", chunk_size: int = DEFAULT_CHUNK, jobs: int = 1, quiet: bool = False) -> Path:
+    """Play ``deals`` deals of ``seed`` with ``teacher`` at every seat and write its card decisions
+    to the directory ``out`` (the module doc); ``jobs`` worker processes play chunks at once.
+    Returns the directory. Resumes a run of the same arguments in ``out``."""
+    from ..run.driver import ChunkStore, chunks_of
+    from ..strategies.net_features import N_FEATURES
+    from ..version import __version__
+    deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size)
+    jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
+    chunks = chunks_of(deals, chunk_size)
+    manifest = {"kind": "train_data", "format": DATA_FORMAT, "seed": seed, "deals": deals,
+                "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
+                "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
+    store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks)
+    todo = [c for c in chunks if c.index not in store.done]
+    user_params = {k: float(v) for k, v in (params or {}).items()}
+    started = time.time()
+    done_deals = sum(c.count for c in chunks) - sum(c.count for c in todo)
+    progress = None
+    if not quiet:
+        from tqdm.auto import tqdm
+        progress = tqdm(total=deals, initial=done_deals, unit="deal", desc=f"train data ({teacher})",
+                        file=sys.stderr)
+    try:
+        if jobs == 1:
+            for chunk in todo:
+                store.write(chunk, play_chunk(chunk.first, chunk.count, seed, teacher, user_params, rules_obj))
+                if progress is not None:
+                    progress.update(chunk.count)
+        else:
+            context = multiprocessing.get_context("spawn")
+            with cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init) as pool:
+                futures = {pool.submit(play_chunk, c.first, c.count, seed, teacher, user_params, rules_obj): c
+                           for c in todo}
+                for future in cf.as_completed(futures):
+                    chunk = futures[future]
+                    store.write(chunk, future.result())
+                    if progress is not None:
+                        progress.update(chunk.count)
+    finally:
+        if progress is not None:
+            progress.close()
+    if not quiet:
+        print(f"dokosim: train data: {deals:,} deals in {Path(out)} ({time.time() - started:.0f} s this run)",
+              file=sys.stderr)
+    return Path(out)
