@@ -1,6 +1,6 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,dask,solver,conditions,game,vector]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,net,dask,solver,conditions,game,vector]
 
 Compiles scripts/c_floor.c with gcc, runs it three times on core 0 (the best
 counts, as for every dokosim figure), then times dokosim's own kernels (the
@@ -182,6 +182,26 @@ def bench_pimc(floor, n, pairs=2):
         report(f"(p) pimc at all seats, {label} [1 thread]", per_core, floor)
         print(f"{'':58} {per_core:.2f} deals/s per core, CPU time (acceptance: >= 1)")
     print(f"{'':58} solve_tricks=6 / rollouts only: {cpu[1] / cpu[0]:.2f} (speed ratio)")
+
+
+def bench_net(floor, n, n_pimc=40):
+    """net at all seats, one thread, deals per second per core (CPU time; acceptance: >= 1,000,
+    goal 5,000), with heuristic and pimc from the same run (issue 31)."""
+    import numba
+
+    from dokosim.run.simulator import Simulator, make_plan
+    numba.set_num_threads(1)
+    per_core = {}
+    for name, deals in (("net", n), ("heuristic", n), ("pimc", n_pimc)):
+        sim = Simulator(make_plan(2 + deals, seed=1, strategy=name))
+        sim.rows(0, 2)  # compile / warm
+        with on_floor_core():
+            t = time.process_time()
+            sim.rows(2, 2 + deals)
+            per_core[name] = deals / (time.process_time() - t)
+        report(f"(n) {name} at all seats [1 thread]", per_core[name], floor)
+    print(f"{'':58} net {per_core['net']:,.0f}, heuristic {per_core['heuristic']:,.0f}, pimc "
+          f"{per_core['pimc']:,.1f} deals/s per core, CPU time (acceptance: net >= 1,000; goal 5,000)")
 
 
 def bench_dask(floor, n, workers=2):
@@ -405,7 +425,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc, dask, solver, conditions, game, vector)")
+                    help="comma-separated sections (also: heuristic, club, pimc, net, dask, solver, conditions, game, vector)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -436,6 +456,8 @@ def main():
         bench_club(floor, int(400_000 * scale))
     if "pimc" in only:
         bench_pimc(floor, max(4, int(100 * scale)))
+    if "net" in only:
+        bench_net(floor, int(100_000 * scale), max(10, int(40 * scale)))
     if "dask" in only:
         bench_dask(floor, int(20_000_000 * scale))
     if "conditions" in only:

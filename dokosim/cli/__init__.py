@@ -20,6 +20,7 @@ import click
 
 from . import (
     advise, audit, compile_cmd, play, probe_calls, rules_cmd, score, session, show, simulate, solve, study, tournament,
+    train,
 )
 from .options import RunError, UsageError, os_error_message
 
@@ -53,6 +54,6 @@ def main():
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,
                  session.session, probe_calls.probe_calls, study.study, advise.advise, compile_cmd.compile_cmd,
-                 solve.solve, play.play, audit.audit):
+                 solve.solve, play.play, audit.audit, train.train):
     main.add_command(_command)
 del _command

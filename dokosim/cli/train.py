@@ -1,11 +1,12 @@
-"""``dokosim train``: train the network player ``net`` from a teacher's decisions; ``train fit``
+"""``dokosim train``: train the network player ``net`` from a teacher's decisions; ``train data``
+plays the teacher's deals and writes its card decisions (dokosim.train.data); ``train fit``
 fits its weights with JAX and optax (dokosim.train.fit, the optional extra ``dokosim[train]``).
 JAX, polars and the training code are imported inside the command, so ``dokosim --help`` stays fast."""
 from __future__ import annotations
 
 import click
 
-from .options import SEED_OPTION, UsageError
+from .options import RULE_OPTION, RULES_OPTION, SEED_OPTION, UsageError, check_out_directory, parse_rules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,4 +46,43 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
             temperature=temperature, value_weight=value_weight, holdout=holdout, seed=seed, max_rows=max_rows,
             quiet=quiet)
     except TrainError as exc:
+        raise UsageError(str(exc)) from None
+
+
+@train.command("data", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--deals", type=click.IntRange(1, 10**9), required=True, help="Deals to play (0 .. DEALS-1 of --seed).")
+@click.option("--out", type=click.Path(file_okay=False), required=True,
+              help="A directory for the Parquet rows (new, empty, or this command's own to resume).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--teacher", type=click.Choice(["pimc", "pimc_solver"]), default="pimc", show_default=True,
+              help="The search player at every seat whose values are recorded.")
+@click.option("--param", "param_items", multiple=True, metavar="NAME=VALUE",
+              help="A parameter of the teacher (repeatable), e.g. samples=40.")
+@RULES_OPTION
+@RULE_OPTION
+@click.option("--chunk-size", type=click.IntRange(1, 10**6), default=50, show_default=True,
+              help="Deals per chunk (the unit an interruption can lose).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Worker processes playing chunks at once (one core each).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def data(deals, out, seed, teacher, param_items, rules_spec, rule_overrides, chunk_size, jobs, quiet):
+    """Play DEALS deals with the teacher at every seat and write, for every card decision with a
+    choice, the net player's features, the legal kinds, the teacher's value of every legal kind,
+    the kind played and the deal's score for the seat (docs/strategies.md, "net")."""
+    from ..train.data import TrainDataError, make_data
+    params = {}
+    for item in param_items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise UsageError(f"--param {item!r}: expected NAME=VALUE, e.g. samples=40")
+        try:
+            params[name.strip()] = float(value)
+        except ValueError:
+            raise UsageError(f"--param {item!r}: {value!r} is not a number") from None
+    rules_obj = parse_rules(rules_spec, rule_overrides)
+    check_out_directory(out)
+    try:
+        make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj, chunk_size=chunk_size,
+                  jobs=jobs, quiet=quiet)
+    except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
         raise UsageError(str(exc)) from None

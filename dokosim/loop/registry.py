@@ -41,6 +41,7 @@ BUILTIN = {
     "heuristic": "dokosim.strategies.heuristic",
     "pimc": "dokosim.strategies.pimc",
     "pimc_solver": "dokosim.strategies.pimc",
+    "net": "dokosim.strategies.net",
 }
 PRESETS = {
     "pimc_solver": {"solve_tricks": 6.0},

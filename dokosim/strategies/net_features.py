@@ -27,13 +27,11 @@ SOLOIST        303   4    the relative seat of a public soloist (none: zeros)
 VOIDS          307   15   seats r = 1..3: void in class k (5 classes; shown by failing to follow)
 =============  ====  ===  ==================================================================
 """
-import numpy as np
-
 from ..engine.cards import EYES, TRUMP
 from ..engine.bits import lowest_bit_index
 from ..engine.jit import kernel
 from ..engine.layout import (
-    P_CONTRACT, P_HAND_SIZE, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SOLOIST, P_TRICK,
+    P_CONTRACT, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SOLOIST, P_TRICK,
 )
 from .cardcount import scan_plays, teams
 from .common import own_side_is_re, trick_eyes_so_far, trick_start, winning_cards, winning_seat_so_far

@@ -1,0 +1,115 @@
+"""``net``: cards by a small neural network learned from a search player's decisions.
+
+The network (``net_weights.npz`` beside this file, package data; trained by ``dokosim train fit``
+on ``dokosim train data``, docs/strategies.md) reads the decision's features
+(net_features.py) and scores the 24 card kinds; ``net`` plays the legal kind with the highest
+score. Its forward pass runs here, in numba, with the weights compiled in as constants (the
+kernel cache's stamp covers the .npz, engine/jit.py), so ``net`` runs wherever a built-in does:
+simulate, tournaments, sessions, studies, the Game API, ``dokosim play`` and Dask.
+
+Reservations, the poverty and calls are ``heuristic``'s rules with its defaults (the network
+has no value head in use yet).
+
+Network: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)``, ``logits = h2 Wp + bp``, float32;
+the first layer skips the input's zeros (most of the features are).
+"""
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.bits import lowest_bit_index
+from ..engine.jit import inline_kernel, kernel
+from ..engine.stack import stack_zeros
+from . import heuristic
+from .cardcount import distinct
+from .net_features import N_FEATURES, N_KINDS, card_features
+from .pimc_bids import HPARAMS
+
+NAME = "net"
+PARAMS: dict = {}
+PARAM_RANGES: dict = {}
+
+WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
+
+
+def _load(path):
+    with np.load(path) as w:
+        arrays = {k: np.ascontiguousarray(w[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2", "wp", "bp")}
+    if arrays["w1"].shape[0] != N_FEATURES:
+        raise ValueError(f"{path}: w1 has {arrays['w1'].shape[0]} input rows, the features are {N_FEATURES}")
+    return arrays
+
+
+_WEIGHTS = _load(WEIGHTS_FILE)
+W1, B1, W2, B2, WP, BP = (_WEIGHTS[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
+HIDDEN = W1.shape[1]
+
+
+@kernel
+def policy_logits(x, logits):
+    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits``."""
+    h1 = stack_zeros(HIDDEN, np.float32)
+    h2 = stack_zeros(HIDDEN, np.float32)
+    for j in range(HIDDEN):
+        h1[j] = B1[j]
+        h2[j] = B2[j]
+    for i in range(N_FEATURES):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(HIDDEN):
+                h1[j] += xi * W1[i, j]
+    for i in range(HIDDEN):
+        a = h1[i]
+        if a > 0.0:
+            for j in range(HIDDEN):
+                h2[j] += a * W2[i, j]
+    for k in range(N_KINDS):
+        logits[k] = BP[k]
+    for i in range(HIDDEN):
+        a = h2[i]
+        if a > 0.0:
+            for k in range(N_KINDS):
+                logits[k] += a * WP[i, k]
+
+
+@kernel
+def net_card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules):
+    """The legal card of the kind the network scores highest (the lowest kind on a tie)."""
+    x = stack_zeros(N_FEATURES, np.float32)
+    logits = stack_zeros(N_KINDS, np.float32)
+    card_features(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, x)
+    policy_logits(x, logits)
+    best = -1
+    best_v = np.float32(-3.0e38)
+    m = distinct(legal)
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if logits[c >> 1] > best_v:
+            best_v = logits[c >> 1]
+            best = c
+    return best
+
+
+@inline_kernel
+def reserve(seat, hand, options, pub, rules, params, rng):
+    return heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
+
+
+@inline_kernel
+def exchange(seat, hand, phase, pub, rules, params, rng):
+    return heuristic.exchange(seat, hand, phase, pub, rules, HPARAMS, rng)
+
+
+@inline_kernel
+def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+                          HPARAMS, rng)
+
+
+@inline_kernel
+def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    cands = distinct(legal)
+    if cands & (cands - 1) == 0:
+        return lowest_bit_index(legal)
+    return net_card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules)

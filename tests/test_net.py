@@ -1,0 +1,65 @@
+"""The ``net`` player (issue 31, item 3): its numba forward pass equals the training library's on
+the 1,000 observations stored with the shipped weights (``dokosim train fit`` stores JAX's
+outputs beside the weights, so this test needs no JAX), and it never plays an illegal card."""
+import json
+
+import numpy as np
+import polars as pl
+
+import dokosim
+from dokosim import Agent, Game
+from dokosim.engine import game_state as gs
+from dokosim.engine.layout import PUBLIC_LEN, R_LEN, ST_LEN
+from dokosim.engine.play import legal_mask
+from dokosim.strategies import net
+from dokosim.strategies.net_features import N_FEATURES, N_KINDS
+from dokosim.train.network import forward_numpy, load_weights
+
+from test_properties import check_deal
+
+
+def test_the_numba_forward_pass_equals_the_training_librarys():
+    with np.load(net.WEIGHTS_FILE) as stored:
+        x, logits_jax = stored["check_x"], stored["check_logits"]
+    assert x.shape == (1000, N_FEATURES) and logits_jax.shape == (1000, N_KINDS)
+    out = np.zeros(N_KINDS, dtype=np.float32)
+    worst = 0.0
+    for row, expected in zip(x, logits_jax):
+        net.policy_logits(np.ascontiguousarray(row), out)
+        worst = max(worst, float(np.abs(out - expected).max()))
+    assert worst <= 1e-5, worst
+    # and the plain numpy reading of the same weights agrees (the shipped file is what net reads)
+    numpy_logits, _ = forward_numpy(load_weights(net.WEIGHTS_FILE), x)
+    assert np.abs(numpy_logits - logits_jax).max() <= 1e-5
+
+
+def test_net_plays_only_legal_cards_at_every_decision():
+    """net_card itself (not the loop, which would replace an illegal answer) at every card
+    decision with a choice of 60 deals played by net, and the records of 300 simulated deals
+    through the rules checker written from RULES.md (test_properties.check_deal)."""
+    agent = Agent("net")
+    decisions = 0
+    for deal_id in range(60):
+        game = Game("ddv", seed=4, deal_id=deal_id)
+        g = game._g
+        while g[gs.G_PHASE] != gs.PH_TERMINAL:
+            if g[gs.G_PHASE] == gs.PH_CARD and int(g[gs.G_LEGAL]) & (int(g[gs.G_LEGAL]) - 1):
+                seat = int(g[gs.G_PLAYER])
+                st = g[gs.O_ST:gs.O_ST + ST_LEN]
+                hands = g[gs.O_HANDS:gs.O_HANDS + 4]
+                plays = g[gs.O_PLAYS:gs.O_PLAYS + 48]
+                fclass = g[gs.O_FCLASS:gs.O_FCLASS + 48]
+                cmask = g[gs.O_CMASK:gs.O_CMASK + 5]
+                legal = legal_mask(st, hands[seat], plays, fclass, cmask)
+                card = net.net_card(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, g[gs.O_PSEAT:gs.O_PSEAT + 48],
+                                    g[gs.O_TW:gs.O_TW + 12], g[gs.O_POWER:gs.O_POWER + 48], fclass, cmask,
+                                    g[gs.O_RULES:gs.O_RULES + R_LEN])
+                assert 0 <= card < 48 and (int(legal) >> int(card)) & 1
+                decisions += 1
+            game.apply_action(agent.act(game))
+    assert decisions > 60 * 30
+    df = dokosim.simulate(300, seed=9, strategy="net", keep_play=True)
+    assert df.height == 300
+    for record, contract in df.select(pl.col("record"), pl.col("contract")).iter_rows():
+        eyes, _, _ = check_deal(json.loads(record), contract)
+        assert sum(eyes) == 240
