@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dokosim"
 
 # Lowest first: a module may import from its own layer and from layers before it, never after.
 LAYERS = ("version", "stats", "validation", "engine", "rules", "solver", "strategies", "loop",
-          "records", "game", "run", "dd", "studies", "kernels", "cli", "dokosim")
+          "records", "game", "run", "dd", "train", "studies", "kernels", "cli", "dokosim")
 MAX_ROOT_MODULES = 8  # counting __init__.py
 
 
@@ -165,12 +165,14 @@ KERNEL_FOLDER_MAY_IMPORT = {"dokosim.validation"}
 
 def jitted_functions(path: Path) -> list[str]:
     """Names of the functions ``path`` defines under a numba decorator (``@kernel``, ``@njit(...)``,
-    ``@numba.njit``, ...)."""
+    ``@numba.njit``, ...; JAX's ``@jax.jit`` in the training code is not numba's)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for deco in node.decorator_list:
                 target = deco.func if isinstance(deco, ast.Call) else deco
+                if isinstance(target, ast.Attribute) and getattr(target.value, "id", "") == "jax":
+                    continue
                 name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
                 if name in JIT_DECORATORS:
                     found.append(node.name)
