@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dokosim.engine.layout import (
-    H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, ST_LEN,
+    H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_NPLAYED, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, ST_LEN,
 )
 from dokosim.engine.play import legal_mask
 from dokosim.engine.scoring import score_deal
@@ -40,7 +40,8 @@ def scratch():
                 res=np.zeros(RES_LEN, dtype=np.int64))
 
 
-def value_sample(state, solving, node_limit=0, rollout_solve=0, extras=False, ew=0.01, rng=(7, 11), s=None):
+def value_sample(state, solving, node_limit=0, rollout_solve=0, extras=False, ew=0.01, rng=(7, 11), s=None,
+                 by_net=False):
     """pimc.value_sample on the true deal of ``state`` (every hand known): (solved, sums, rng after)."""
     st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
     seat = int(st[P_TURN])
@@ -49,7 +50,8 @@ def value_sample(state, solving, node_limit=0, rollout_solve=0, extras=False, ew
     sums = np.zeros(48)
     r = np.array(rng, dtype=np.uint64)
     solved = pimc.value_sample(seat, cands, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-                               rules, ew, solving, node_limit, rollout_solve, extras, s["ws"], s["tt"], s["values"],
+                               rules, ew, solving, node_limit, rollout_solve, extras, by_net, s["ws"], s["tt"],
+                               s["values"],
                                s["st"], s["h2"], s["items"], s["res"], r, sums,
                                *scan_plays(st, plays, play_seat, fclass))
     return solved, sums, tuple(r), cands, s
@@ -168,12 +170,51 @@ def test_extras_come_from_a_rollout_after_each_card(records):
         for c in (c for c in range(48) if cands >> c & 1):
             dd = pimc.eyes_value(st, seat, int(s["values"][c]), 0.01, s["items"])
             pimc.play_out(seat, c, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, 0.01, 0,
-                          4 * 12, False, s["ws"], s["tt"], s["st"], s["h2"], s["items"], s["res"], rng,
+                          4 * 12, False, False, s["ws"], s["tt"], s["st"], s["h2"], s["items"], s["res"], rng,
                           *scan_plays(st, plays, play_seat, fclass))
             assert sums[c] == dd + pimc.extra_points(s["st"], seat, s["items"])
         assert tuple(rng) == rng_after
         checked += 1
     assert checked == 30
+
+
+def _net_playout(state, c, ew=0.01):
+    """A plain reading of a rollout by net (rollout_net=1): card ``c``, then at every decision with
+    more than one kind the card net.net_card picks (else the lowest legal card: the copies of one
+    kind are the same card), the deal scored for the seat as play_out scores it."""
+    from dokosim.engine.play import play_card
+    from dokosim.strategies.net import net_card
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
+    seat = int(st[P_TURN])
+    play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    while st[P_NPLAYED] < 4 * st[P_HAND_SIZE]:
+        s = int(st[P_TURN])
+        lg = legal_mask(st, hands[s], plays, fclass, cmask)
+        kinds = distinct(lg)
+        d = net_card(s, hands[s], lg, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask, rules) \
+            if kinds & (kinds - 1) else (int(lg) & -int(lg)).bit_length() - 1
+        play_card(st, hands, d, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    items = np.zeros((2, N_ITEMS), dtype=np.int64)
+    res = np.zeros(RES_LEN, dtype=np.int64)
+    score_deal(st, plays, play_seat, trick_winner, items, res)
+    margin = 2 * int(res[RES_EYES_RE]) - 240
+    return int(res[RES_SCORE + seat]) + ew * (margin if int(st[H_RE_MASK]) >> seat & 1 else -margin)
+
+
+def test_rollouts_by_net_are_the_deal_played_out_by_net(records):
+    """rollout_net=1 (pimc's play_out with by_net): every candidate card's rollout value equals the
+    deal played on by net.net_card at every seat, scored; and it differs from heuristic's
+    rollouts somewhere (the flag does something)."""
+    checked = differs = 0
+    for r in records[:60]:
+        state = replay_detail(cut(r, 13))["state"]
+        solved, sums, _, cands, _ = value_sample(state, False, by_net=True)
+        assert not solved
+        for c in (c for c in range(48) if cands >> c & 1):
+            assert sums[c] == pytest.approx(_net_playout(state, c))
+            checked += 1
+        differs += not np.allclose(sums, value_sample(state, False)[1])
+    assert checked > 100 and differs > 0
 
 
 @pytest.mark.parametrize("n_cards", [1, 9, 22, 30, 33, 38, 41])

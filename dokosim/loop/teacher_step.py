@@ -17,8 +17,8 @@ from ..engine.play import legal_mask
 from ..strategies.cardcount import distinct
 from ..strategies.net_features import N_KINDS, card_features
 from ..strategies.pimc import (
-    PI_EXTRAS, PI_EYE_WEIGHT, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_SAMPLES, PI_SOLVE_TRICKS, PI_TABLE_BITS,
-    search_sums,
+    PI_EXTRAS, PI_EYE_WEIGHT, PI_NODE_LIMIT, PI_ROLLOUT_NET, PI_ROLLOUT_SOLVE, PI_SAMPLES, PI_SOLVE_TRICKS,
+    PI_TABLE_BITS, search_sums,
 )
 
 
@@ -54,7 +54,7 @@ def teacher_card(g, rng, params, features, values):
                 g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48], g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5],
                 g[O_RULES:O_RULES + R_LEN], n_samples, params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
                 int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
-                int(params[PI_TABLE_BITS]), rng, sums)
+                int(params[PI_TABLE_BITS]), params[PI_ROLLOUT_NET] > 0, rng, sums)
     for k in range(N_KINDS):
         values[k] = np.nan
     best = -1

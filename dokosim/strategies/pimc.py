@@ -36,6 +36,7 @@ from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, sol
 from . import heuristic
 from .cardcount import cards_left, deck_cards, distinct, scan_card, scan_plays
 from .common import EX_ACCEPT
+from .net import net_card
 from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, reservation_values
 from .sampler import deal_unseen, implied_queens, set_hidden
 
@@ -69,14 +70,17 @@ PARAMS = {
                           "made, a call only when it gains by two standard errors); 0: heuristic's calls"),
     "accept_trumps": (-1.0, "-1: poverty acceptance as search_bids says; else accept from this strength "
                             "(heuristic's rule and quantity; 0: every poverty, as the poverty study needs)"),
+    "rollout_net": (0.0, "1: the card search's rollouts are played by net instead of heuristic (stronger, "
+                         "slower); the bids' rollouts stay heuristic's"),
 }
 PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "min_cards": (0.0, 13.0),
                 "solve_tricks": (0, 12, "integer"), "node_limit": (0, 1e12, "integer"),
                 "rollout_solve": (0, 12, "integer"), "extras": (0, 1, "integer"), "table_bits": (4, 26, "integer"),
                 "search_bids": (0, 1, "integer"), "bid_samples": (1, 10_000, "integer"), "solo_screen": (0.0, 1.0),
-                "accept_trumps": (-1.0, 15.0), "search_calls": (0, 1, "integer")}
+                "accept_trumps": (-1.0, 15.0), "search_calls": (0, 1, "integer"),
+                "rollout_net": (0, 1, "integer")}
 (PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS,
- PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_SEARCH_CALLS, PI_ACCEPT_TRUMPS) = range(13)
+ PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_SEARCH_CALLS, PI_ACCEPT_TRUMPS, PI_ROLLOUT_NET) = range(14)
 
 
 @inline_kernel
@@ -166,7 +170,7 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     return search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                   int(params[PI_SAMPLES]), params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
                   int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
-                  int(params[PI_TABLE_BITS]), rng)
+                  int(params[PI_TABLE_BITS]), params[PI_ROLLOUT_NET] > 0, rng)
 
 
 @kernel
@@ -203,7 +207,7 @@ def extra_points(st, seat, items):
 
 @kernel
 def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, handover, extras,
-             ws, tt, st, h2, items, res, rng, played, voids, qc):
+             by_net, ws, tt, st, h2, items, res, rng, played, voids, qc):
     """The value for ``seat`` of card ``c`` on one deal (``base``, ``hs``, the cards so far in ``pl2``,
     ``ps2``, ``tw2``) by a rollout: the rest of the deal played by ``heuristic`` at every seat and
     scored (its score plus ``ew`` per eye of its side's margin). At the first trick boundary from
@@ -213,7 +217,8 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
     return ``st``, ``items`` hold the rollout's last position and scored items (when it played to
     the end). ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards before ``c``; the
     rollout keeps them up to date card by card (cardcount.scan_card) for heuristic.card_scanned
-    instead of rescanning every card at every decision."""
+    instead of rescanning every card at every decision. ``by_net``: the rollout's cards are
+    ``net``'s where it has a choice (net.net_card), not heuristic's."""
     total = 4 * base[P_HAND_SIZE]
     for i in range(ST_LEN):
         st[i] = base[i]
@@ -237,8 +242,12 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
                 solved = True
         s = st[P_TURN]
         lg = legal_mask(st, h2[s], pl2, fclass, cmask)
-        d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
-                                   rules, HPARAMS, played, voids, qc)
+        cands = distinct(lg)
+        if by_net and cands & (cands - 1):
+            d = net_card(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, tw2, power, fclass, cmask, rules)
+        else:
+            d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
+                                       rules, HPARAMS, played, voids, qc)
         if d < 0 or not (lg >> d) & 1:
             d = lowest_bit_index(lg)
         k = st[P_NPLAYED]
@@ -256,7 +265,7 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
 
 @kernel
 def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
-                 rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc):
+                 rollout_solve, extras, by_net, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc):
     """Add to ``sums[c]`` the value for ``seat`` of each candidate card c of ``cands`` on one deal: the
     position ``base`` (public part and hidden fields), the hands ``hs``, the cards so far in ``pl2``,
     ``ps2``, ``tw2``. With ``solving``, the double-dummy solver's values (``solve_card_values`` with
@@ -278,7 +287,7 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
                 v = eyes_value(base, seat, values[c], ew, items)
                 if extras:
                     play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, total,
-                             False, ws, tt, st, h2, items, res, rng, played, voids, qc)
+                             False, by_net, ws, tt, st, h2, items, res, rng, played, voids, qc)
                     v += extra_points(st, seat, items)
                 sums[c] += v
             return True
@@ -288,17 +297,17 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
         c = lowest_bit_index(m)
         m &= m - 1
         sums[c] += play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit,
-                            handover, extras, ws, tt, st, h2, items, res, rng, played, voids, qc)
+                            handover, extras, by_net, ws, tt, st, h2, items, res, rng, played, voids, qc)
     return False
 
 
 @kernel
 def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-           ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng):
+           ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng):
     """The card with the best average over n_samples sampled deals (see the module doc)."""
     sums = np.zeros(48, dtype=np.float64)
     search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng, sums)
+                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng, sums)
     best = -1
     best_v = -1e300
     m = distinct(legal)
@@ -313,7 +322,7 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
 
 @kernel
 def search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, rng, sums):
+                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng, sums):
     """Add to ``sums[c]`` the value of each candidate card ``c`` (one card of each legal kind,
     ``distinct(legal)``) summed over n_samples sampled deals: the search's verdict on every card,
     which ``search`` takes the best of (and ``dokosim train data`` records, divided by n_samples)."""
@@ -351,4 +360,4 @@ def search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, f
         deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
         set_hidden(base, hs, qc, seat)
         value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
-                     rollout_solve, extras, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc)
+                     rollout_solve, extras, by_net, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc)
