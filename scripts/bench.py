@@ -200,8 +200,16 @@ def bench_net(floor, n, n_pimc=40):
             sim.rows(2, 2 + deals)
             per_core[name] = deals / (time.process_time() - t)
         report(f"(n) {name} at all seats [1 thread]", per_core[name], floor)
+    sim = Simulator(make_plan(2 + n_pimc // 4, seed=1, strategy="pimc", params={"*": {"rollout_net": 1}}))
+    sim.rows(0, 2)
+    with on_floor_core():
+        t = time.process_time()
+        sim.rows(2, 2 + n_pimc // 4)
+        per_core["pimc, rollout_net=1"] = (n_pimc // 4) / (time.process_time() - t)
+    report("(n) pimc with net rollouts at all seats [1 thread]", per_core["pimc, rollout_net=1"], floor)
     print(f"{'':58} net {per_core['net']:,.0f}, heuristic {per_core['heuristic']:,.0f}, pimc "
-          f"{per_core['pimc']:,.1f} deals/s per core, CPU time (acceptance: net >= 1,000; goal 5,000)")
+          f"{per_core['pimc']:,.1f}, pimc with net rollouts {per_core['pimc, rollout_net=1']:,.1f} deals/s per core, "
+          "CPU time (acceptance: net >= 1,000; goal 5,000)")
 
 
 def bench_dask(floor, n, workers=2):

@@ -172,6 +172,14 @@ def test_sampled_deals_fit_the_bids_a_solo_and_a_call_imply():
         hs = np.array([soloist_hand, 0, 0, 0], dtype=np.int64)
         assert pimc_bids.fits_the_bids(solo, hs, nothing, 2, 0.05) == fits
         assert pimc_bids.fits_the_bids(solo, hs, nothing, 0, 0.05)  # the soloist itself knows its hand
+    # a solo nobody chose for the hand says nothing of it: a compulsory solo, a marriage played alone
+    from dokosim.engine.cards import C_MARRIAGE_SOLO
+    from dokosim.engine.layout import P_COMPULSORY
+    compulsory = solo.copy()
+    compulsory[P_COMPULSORY] = 1
+    alone = _pub(C_MARRIAGE_SOLO, soloist=0)
+    for pub in (compulsory, alone):
+        assert pimc_bids.fits_the_bids(pub, np.array([weak, 0, 0, 0], dtype=np.int64), nothing, 2, 0.05)
     # a card already played counts as the hand's: the hand as dealt
     played = nothing.copy()
     played[0] = strong & ~weak

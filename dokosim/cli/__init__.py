@@ -48,8 +48,9 @@ def main():
     """dokosim: Doppelkopf by the million (DDV rules, strategies, datasets, studies)."""
     # A plug-in module (--where-path, --strategy-path) in the current directory is importable, as
     # the docs say and as under ``python -m dokosim.cli``; the console script alone would not find it.
+    # (appended, not first: a file in the current directory never shadows a library dokosim uses)
     if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+        sys.path.append(os.getcwd())
 
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,

@@ -28,7 +28,7 @@ The deals come from the deal's random stream, so runs stay reproducible.
 """
 import numpy as np
 
-from ..engine.cards import C_POVERTY, CLASS_MASK, SCHEME_NORMAL, SOLO_SCHEME
+from ..engine.cards import C_POVERTY, C_SOLO_BASE, CLASS_MASK, SCHEME_NORMAL, SOLO_SCHEME
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.deal import (
     NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
@@ -36,7 +36,7 @@ from ..engine.deal import (
 )
 from ..engine.jit import kernel
 from ..engine.layout import (
-    P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
+    P_COMPULSORY, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_POVERTY_SEAT, P_SCHEME, P_SOLOIST, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
     RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, H_TABLES, N_ITEMS,
 )
@@ -241,19 +241,17 @@ def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
 @kernel
 def fits_the_bids(pub, hs, played_by, seat, screen):
     """Whether the sampled hands ``hs`` (with ``played_by[s]``, the cards each seat has played)
-    fit the public bids and calls, as ``seat`` reads them: a soloist's hand passes pimc's solo
-    screen (heuristic's model at least ``screen``), and a side that called (normal game or
-    marriage) has a known seat other than ``seat`` whose hand heuristic's call model gives at
-    least its call threshold. Seats that did not call are not read."""
+    fit the public bids and calls, as ``seat`` reads them: a declared solo's soloist holds a
+    hand heuristic's model gives at least ``screen`` and SOLO_DECLARED_CHANCE (a marriage played
+    alone or a compulsory solo was not chosen for the hand: nothing is read), and a side that
+    called (normal game or marriage) has a known seat other than ``seat`` whose hand heuristic's
+    call model gives at least its call threshold. Seats that did not call are not read."""
     dealer = pub[P_DEALER]
     soloist = pub[P_SOLOIST]
     if soloist >= 0:
-        if soloist == seat:
-            return True
-        kind = 0
-        for k in range(7):
-            if SOLO_SCHEME[k] == pub[P_SCHEME]:
-                kind = k
+        kind = pub[P_CONTRACT] - C_SOLO_BASE
+        if soloist == seat or not 0 <= kind < 7 or pub[P_COMPULSORY]:
+            return True  # its own solo, a marriage played alone, a compulsory solo: nothing chosen
         leads = 1 if (dealer + 1) & 3 == soloist else 0
         return heuristic.win_chance(kind, hs[soloist] | played_by[soloist], pub[P_SCHEME], leads) >= max(
             screen, SOLO_DECLARED_CHANCE)

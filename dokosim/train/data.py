@@ -68,6 +68,7 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
     agent = Agent(teacher, **params)
     step = ensure_loop(teacher_card, "the training-data kernels")
     param_vector = agent._params
+    min_cards = agent.strategy.params["min_cards"]  # below it pimc plays heuristic's card: not recorded
     rows = {k: [] for k in ("deal_id", "seat", "trick", "legal", "choice")}
     features, values, outcome = [], [], []
     for deal_id in range(first, first + count):
@@ -77,8 +78,10 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
         seats = []
         while g[gs.G_PHASE] != gs.PH_TERMINAL:
             legal = int(g[gs.G_LEGAL])
-            if g[gs.G_PHASE] == gs.PH_CARD and legal & (legal - 1):  # a card, more than one kind
-                seat = int(g[gs.G_PLAYER])
+            seat = int(g[gs.G_PLAYER])
+            if (g[gs.G_PHASE] == gs.PH_CARD and legal & (legal - 1)  # a card, more than one kind,
+                    and bin(int(g[gs.O_HANDS + seat])).count("1") >= min_cards):  # decided by the search
+
                 f = np.zeros(N_FEATURES, dtype=np.float32)
                 v = np.zeros(24, dtype=np.float32)
                 kind = int(step(g, game._rng, param_vector, f, v))

@@ -412,7 +412,10 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
 
     held_mask = legal_mask(legal[held_idx])
     held_best = np.where(held_mask, values[held_idx], -np.inf).max(axis=1)
-    chance = float(np.mean(1.0 / held_mask.sum(axis=1))) if len(held_idx) else None
+    # a uniform pick among the legal kinds is counted right as the network's is: when its value
+    # reaches the best (the teacher's float32 values tie), so chance is n_best / n_legal per row
+    held_ties = (held_mask & (values[held_idx] >= held_best[:, None])).sum(axis=1)
+    chance = float(np.mean(held_ties / held_mask.sum(axis=1))) if len(held_idx) else None
 
     def measure(p, mu, scale) -> dict | None:
         """The held-out metrics of the weights ``p``."""

@@ -103,6 +103,8 @@ def _read_npz(path) -> dict[str, np.ndarray]:
             return {key: data[key] for key in data.files}
     except (zipfile.BadZipFile, EOFError) as exc:
         raise ValueError(f"{path}: not a weights file (a .npz archive): {exc}") from None
+    except TypeError:  # np.load gave a single array (.npy), which is no context manager
+        raise ValueError(f"{path}: not a weights file (a .npz archive), a single array") from None
     except ValueError as exc:
         if str(exc).startswith(str(path)):
             raise
