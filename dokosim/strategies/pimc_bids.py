@@ -57,7 +57,8 @@ POVERTY_TRIES = 200  # sampled deals tried for one whose poor player may declare
 CALL_TRIES = 64  # sampled deals tried for one that fits the bids and calls (call_values)
 CALL_MARGIN_SE = 2.0  # a call's mean gain must reach this many standard errors (search_call)
 # What a declared solo implies: 95% of the solos pimc declared (3,000 deals of seed 11) had at least
-# this chance under heuristic's model (median 0.57; scripts/solo_declared_chance.py); samples give the soloist such a hand
+# this chance under heuristic's model (median 0.57; scripts/solo_declared_chance.py); samples give
+# the soloist such a hand
 SOLO_DECLARED_CHANCE = 0.2
 
 
@@ -268,7 +269,8 @@ def fits_the_bids(pub, hs, played_by, seat, screen):
         for s in range(4):
             if (others >> s) & 1:
                 leads = 1 if (dealer + 1) & 3 == s else 0
-                if heuristic.win_chance(model, hs[s] | played_by[s], SCHEME_NORMAL, leads) >= HPARAMS[heuristic.PI_CALL]:
+                chance = heuristic.win_chance(model, hs[s] | played_by[s], SCHEME_NORMAL, leads)
+                if chance >= HPARAMS[heuristic.PI_CALL]:
                     fits = True
         if not fits:
             return False
