@@ -63,3 +63,35 @@ def test_net_plays_only_legal_cards_at_every_decision():
     for record, contract in df.select(pl.col("record"), pl.col("contract")).iter_rows():
         eyes, _, _ = check_deal(json.loads(record), contract)
         assert sum(eyes) == 240
+
+
+def test_a_weights_file_that_does_not_fit_is_one_line(tmp_path):
+    """net._load (what net and pimc read at import) refuses a file that is not a weights archive,
+    lacks an array, has a shape that does not fit, or holds a value that is not finite, naming the
+    file and the array; the shipped file loads."""
+    import pytest
+
+    from dokosim.validation import SimulationError
+    good = net._load(net.WEIGHTS_FILE)
+    assert good["w1"].shape == (N_FEATURES, net.HIDDEN) and good["wp"].shape == (net.HIDDEN, N_KINDS)
+    cases = {"single.npy": None, "missing.npz": ("w2", "missing"), "shape.npz": ("wp", "shape"),
+             "nan.npz": ("b2", "not finite")}
+    for name, change in cases.items():
+        path = tmp_path / name
+        if change is None:
+            np.save(path, good["w1"])
+            expected = "single array"
+        else:
+            key, expected = change
+            arrays = dict(good)
+            if expected == "missing":
+                del arrays[key]
+            elif expected == "shape":
+                arrays[key] = np.zeros((net.HIDDEN, N_KINDS + 1), dtype=np.float32)
+            else:
+                arrays[key] = arrays[key].copy()
+                arrays[key][0] = np.nan
+            np.savez(path, **arrays)
+        with pytest.raises(SimulationError, match=expected) as info:
+            net._load(path)
+        assert str(path) in str(info.value) and "\n" not in str(info.value)

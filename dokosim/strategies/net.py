@@ -20,6 +20,7 @@ import numpy as np
 from ..engine.bits import lowest_bit_index
 from ..engine.jit import inline_kernel, kernel
 from ..engine.stack import stack_zeros
+from ..validation import SimulationError
 from . import heuristic
 from .cardcount import distinct
 from .net_features import N_FEATURES, N_KINDS, card_features
@@ -32,11 +33,35 @@ PARAM_RANGES: dict = {}
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
 
 
+WEIGHT_SHAPES = {"w1": (N_FEATURES, None), "b1": (None,), "w2": (None, None), "b2": (None,),
+                 "wp": (None, N_KINDS), "bp": (N_KINDS,)}  # None: the hidden width, the same everywhere
+
+
 def _load(path):
-    with np.load(path) as w:
-        arrays = {k: np.ascontiguousarray(w[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2", "wp", "bp")}
-    if arrays["w1"].shape[0] != N_FEATURES:
-        raise ValueError(f"{path}: w1 has {arrays['w1'].shape[0]} input rows, the features are {N_FEATURES}")
+    """The policy's weights from the ``.npz`` file ``path`` as C-contiguous float32 arrays;
+    SimulationError in one line naming the file and what is wrong (a file that is not a weights
+    archive, a missing array, a shape that does not fit the features or the others, a value that
+    is not finite), so that a replaced file stops ``net`` and ``pimc`` with a message."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise SimulationError(f"net's weights {path}: cannot be read ({exc})") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise SimulationError(f"net's weights {path}: a single array, not a .npz archive of weights")
+    with data:
+        missing = [k for k in WEIGHT_SHAPES if k not in data.files]
+        if missing:
+            raise SimulationError(f"net's weights {path}: {', '.join(missing)} missing; a weights file holds "
+                                  f"{', '.join(WEIGHT_SHAPES)} (dokosim train fit writes them)")
+        arrays = {k: np.ascontiguousarray(data[k], dtype=np.float32) for k in WEIGHT_SHAPES}
+    hidden = arrays["b1"].shape[0] if arrays["b1"].ndim == 1 else -1
+    for key, shape in WEIGHT_SHAPES.items():
+        want = tuple(hidden if n is None else n for n in shape)
+        if arrays[key].shape != want:
+            raise SimulationError(f"net's weights {path}: {key} has shape {arrays[key].shape}, expected {want} "
+                                  f"({N_FEATURES} features, {N_KINDS} card kinds)")
+        if not np.isfinite(arrays[key]).all():
+            raise SimulationError(f"net's weights {path}: {key} holds a value that is not finite")
     return arrays
 
 
