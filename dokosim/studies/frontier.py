@@ -56,7 +56,7 @@ PROBE_BLOCK = 20_000
 SEARCH_PLAYERS = ("pimc", "pimc_solver")
 COLUMNS = ("study", "figure", "kind", "count", "skill", "estimate", "lo", "hi", "n")
 # the search players' calls as when the figures were made: heuristic's (pimc searched its calls
-# from 4 December 2026 on, measured as strong: docs/strategies.md); pinned so that the command
+# from 4 December 2026 on, no difference measured: docs/strategies.md); pinned so that the command
 # reproduces the committed datasets
 HEURISTIC_CALLS = {"search_calls": 0.0}
 
