@@ -18,7 +18,7 @@ from ..strategies.cardcount import distinct
 from ..strategies.net_features import N_KINDS, card_features
 from ..strategies.pimc import (
     PI_EXTRAS, PI_EYE_WEIGHT, PI_NODE_LIMIT, PI_ROLLOUT_NET, PI_ROLLOUT_SOLVE, PI_SAMPLES, PI_SOLVE_TRICKS,
-    PI_TABLE_BITS, search_sums,
+    PI_TABLE_BITS, best_candidate, search_sums,
 )
 
 
@@ -57,14 +57,10 @@ def teacher_card(g, rng, params, features, values):
                 int(params[PI_TABLE_BITS]), params[PI_ROLLOUT_NET] > 0, rng, sums)
     for k in range(N_KINDS):
         values[k] = np.nan
-    best = -1
-    best_v = -1e300
-    m = distinct(legal)
+    cands = distinct(legal)
+    m = cands
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
         values[c >> 1] = sums[c] / n_samples
-        if sums[c] > best_v:
-            best_v = sums[c]
-            best = c
-    return best >> 1
+    return best_candidate(sums, cands) >> 1

@@ -308,9 +308,15 @@ def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass
     sums = np.zeros(48, dtype=np.float64)
     search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
                 ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng, sums)
+    return best_candidate(sums, distinct(legal))
+
+
+@kernel
+def best_candidate(sums, cands):
+    """The card of ``cands`` with the highest ``sums`` (the lowest card on a tie)."""
     best = -1
     best_v = -1e300
-    m = distinct(legal)
+    m = cands
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
