@@ -58,6 +58,9 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
               help="The search player at every seat whose values are recorded.")
 @click.option("--param", "param_items", multiple=True, metavar="NAME=VALUE",
               help="A parameter of the teacher (repeatable), e.g. samples=40.")
+@click.option("--player", default=None, metavar="STRATEGY",
+              help="The built-in strategy that plays the deals at every seat (default: the teacher); "
+                   "the teacher values its card decisions, e.g. --player net for a second round.")
 @RULES_OPTION
 @RULE_OPTION
 @click.option("--chunk-size", type=click.IntRange(1, 10**6), default=50, show_default=True,
@@ -65,7 +68,7 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes playing chunks at once (one core each).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def data(deals, out, seed, teacher, param_items, rules_spec, rule_overrides, chunk_size, jobs, quiet):
+def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overrides, chunk_size, jobs, quiet):
     """Play DEALS deals with the teacher at every seat and write, for every card decision with a
     choice, the net player's features, the legal kinds, the teacher's value of every legal kind,
     the kind played and the deal's score for the seat (docs/strategies.md, "net")."""
@@ -83,6 +86,6 @@ def data(deals, out, seed, teacher, param_items, rules_spec, rule_overrides, chu
     check_out_directory(out)
     try:
         make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj, chunk_size=chunk_size,
-                  jobs=jobs, quiet=quiet)
+                  jobs=jobs, quiet=quiet, player=player)
     except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
         raise UsageError(str(exc)) from None

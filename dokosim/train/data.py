@@ -1,14 +1,16 @@
 """``dokosim train data``: a search player's card decisions as training data for ``net``.
 
-Deals ``0 .. deals-1`` of ``seed`` are played through ``dokosim.Game`` with the teacher (``pimc``
-or ``pimc_solver``) at every seat. At every card decision with more than one kind of card to
+Deals ``0 .. deals-1`` of ``seed`` are played through ``dokosim.Game`` by ``player`` at every seat
+(the teacher itself by default; another strategy, e.g. ``net``, for a round of data on the
+positions that strategy reaches, as in DAgger and expert iteration), and the teacher (``pimc`` or
+``pimc_solver``) values every card decision. At every card decision with more than one kind of card to
 choose from, a row records what the player saw (``features``: the ``net`` encoding,
 strategies/net_features.py), the legal kinds, the search's mean value of every legal kind
-(``values``: the score points it expects for the seat, NaN where not legal) and the kind played;
-once the deal is over, every row of it gets the seat's score (``outcome``). Reservations, the
-poverty and calls are the teacher's own and are not recorded. The deal is the deal the teacher
-plays at every seat of ``dokosim simulate`` (the same random stream), so every row depends only
-on (seed, deal_id).
+(``values``: the score points it expects for the seat, NaN where not legal) and the kind the teacher
+would play (``choice``; the card actually played is ``player``'s); once the deal is over, every row of it gets the seat's score (``outcome``). Reservations, the
+poverty and calls are ``player``'s own and are not recorded. With the teacher as the player, the
+deal is the deal the teacher plays at every seat of ``dokosim simulate`` (the same random
+stream); either way every row depends only on (seed, deal_id).
 
 The run is chunked and resumable (the run driver, run/driver.py): ``out`` is a directory of
 Parquet files with a manifest and a ledger; an interrupted run, started again with the same
@@ -28,7 +30,7 @@ import polars as pl
 from ..validation import SimulationError, check_int
 
 TEACHERS = ("pimc", "pimc_solver")
-DATA_KEYS = ("kind", "format", "seed", "deals", "chunk_size", "teacher", "params", "rules")
+DATA_KEYS = ("kind", "format", "seed", "deals", "chunk_size", "teacher", "params", "player", "rules")
 DATA_FORMAT = 1
 DEFAULT_CHUNK = 50
 
@@ -37,11 +39,13 @@ class TrainDataError(SimulationError):
     """A bad argument of ``make_data`` (one line naming it)."""
 
 
-def _plan(deals, seed, teacher, params, rules, chunk_size):
-    from ..loop.registry import resolve
+def _plan(deals, seed, teacher, params, rules, chunk_size, player=None):
+    from ..loop.registry import BUILTIN, resolve
     from ..rules import load_rules
     if teacher not in TEACHERS:
         raise TrainDataError(f"teacher={teacher!r}: the teacher is a search player, one of {', '.join(TEACHERS)}")
+    if player is not None and player not in BUILTIN:
+        raise TrainDataError(f"player={player!r}: the player is a built-in strategy, one of {', '.join(BUILTIN)}")
     deals = check_int("deals", deals, 1, 10**9, TrainDataError)
     seed = check_int("seed", seed, 0, 2**63 - 1, TrainDataError)
     chunk_size = check_int("chunk_size", chunk_size, 1, 10**6, TrainDataError)
@@ -56,8 +60,10 @@ def _schema(n_features: int) -> dict:
             "values": pl.Array(pl.Float32, 24), "choice": pl.Int8, "outcome": pl.Float32}
 
 
-def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, rules) -> pl.DataFrame:
-    """The rows of deals ``first .. first+count-1`` (see the module doc)."""
+def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, rules,
+               player: str | None = None) -> pl.DataFrame:
+    """The rows of deals ``first .. first+count-1`` (see the module doc); ``player`` None: the
+    teacher plays."""
     from ..engine import game_state as gs
     from ..engine.jit import ensure_loop
     from ..engine.layout import P_TRICK
@@ -66,6 +72,7 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
     from ..loop.teacher_step import teacher_card
     from ..strategies.net_features import N_FEATURES
     agent = Agent(teacher, **params)
+    actor = agent if player is None or player == teacher else Agent(player)
     step = ensure_loop(teacher_card, "the training-data kernels")
     param_vector = agent._params
     min_cards = agent.strategy.params["min_cards"]  # below it pimc plays heuristic's card: not recorded
@@ -93,9 +100,9 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
                 features.append(f)
                 values.append(v)
                 seats.append(seat)
-                game.apply_action(kind)
+                game.apply_action(kind if actor is agent else actor.act(game))
             else:
-                game.apply_action(agent.act(game))
+                game.apply_action(actor.act(game))
         scores = game.returns()
         outcome.extend(float(scores[s]) for s in seats)
         assert len(outcome) == len(rows["deal_id"]) and len(seats) == len(rows["deal_id"]) - start
@@ -117,18 +124,21 @@ def _worker_init():
 
 
 def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dict | None = None,
-              rules="ddv", chunk_size: int = DEFAULT_CHUNK, jobs: int = 1, quiet: bool = False) -> Path:
-    """Play ``deals`` deals of ``seed`` with ``teacher`` at every seat and write its card decisions
-    to the directory ``out`` (the module doc); ``jobs`` worker processes play chunks at once.
-    Returns the directory. Resumes a run of the same arguments in ``out``."""
+              rules="ddv", chunk_size: int = DEFAULT_CHUNK, jobs: int = 1, quiet: bool = False,
+              player: str | None = None) -> Path:
+    """Play ``deals`` deals of ``seed`` with ``player`` (default: ``teacher``) at every seat and
+    write ``teacher``'s values of every card decision to the directory ``out`` (the module doc);
+    ``jobs`` worker processes play chunks at once. Returns the directory. Resumes a run of the
+    same arguments in ``out``."""
     from ..run.driver import ChunkStore, chunks_of
     from ..strategies.net_features import N_FEATURES
     from ..version import __version__
-    deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size)
+    deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size, player)
+    player = teacher if player is None else player
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
     chunks = chunks_of(deals, chunk_size)
     manifest = {"kind": "train_data", "format": DATA_FORMAT, "seed": seed, "deals": deals,
-                "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
+                "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params, "player": player,
                 "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
     store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks)
     todo = [c for c in chunks if c.index not in store.done]
@@ -138,18 +148,20 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     progress = None
     if not quiet:
         from tqdm.auto import tqdm
-        progress = tqdm(total=deals, initial=done_deals, unit="deal", desc=f"train data ({teacher})",
+        progress = tqdm(total=deals, initial=done_deals, unit="deal", desc=f"train data ({teacher}" + (")" if player == teacher else f" on {player}'s deals)"),
                         file=sys.stderr)
     try:
         if jobs == 1:
             for chunk in todo:
-                store.write(chunk, play_chunk(chunk.first, chunk.count, seed, teacher, user_params, rules_obj))
+                store.write(chunk, play_chunk(chunk.first, chunk.count, seed, teacher, user_params, rules_obj,
+                                                  player))
                 if progress is not None:
                     progress.update(chunk.count)
         else:
             context = multiprocessing.get_context("spawn")
             with cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init) as pool:
-                futures = {pool.submit(play_chunk, c.first, c.count, seed, teacher, user_params, rules_obj): c
+                futures = {pool.submit(play_chunk, c.first, c.count, seed, teacher, user_params, rules_obj,
+                                       player): c
                            for c in todo}
                 for future in cf.as_completed(futures):
                     chunk = futures[future]
