@@ -128,3 +128,26 @@ def test_a_run_resumes_and_refuses_another_plan(tmp_path, chunk):
         make_data(3, out, seed=6, params={"samples": 6}, chunk_size=2, quiet=True)
     with pytest.raises(TrainDataError, match="teacher"):
         make_data(3, tmp_path / "other", teacher="heuristic")
+
+
+def test_the_command_plays_another_players_deals_with_the_teachers_values(tmp_path):
+    """``dokosim train data --player net``: the deals are net's (its cards are played, so every
+    row's outcome is the score of net's deal), the values and the choice are still the teacher's;
+    the command takes its rules option as the other commands do."""
+    from click.testing import CliRunner
+
+    from dokosim.cli import main as cli
+    out = tmp_path / "r2"
+    result = CliRunner().invoke(cli, ["train", "data", "--deals", "2", "--seed", "5", "--out", str(out),
+                                      "--player", "net", "--param", "samples=6", "--rules", "ddv", "--quiet"])
+    assert result.exit_code == 0, result.output
+    rows = pl.read_parquet(sorted(out.glob("part-*.parquet")))
+    sim = dokosim.simulate(2, seed=5, strategy="net")
+    for row in rows.iter_rows(named=True):
+        assert row["outcome"] == sim[f"score_{row['seat']}"][row["deal_id"]]
+        legal = [k for k in range(24) if row["legal"] >> k & 1]
+        values = np.array(row["values"], dtype=np.float64)
+        assert row["choice"] in legal and values[row["choice"]] == max(values[k] for k in legal)
+    bad = CliRunner().invoke(cli, ["train", "data", "--deals", "2", "--out", str(tmp_path / "x"),
+                                   "--player", "nonsense"])
+    assert bad.exit_code == 2 and "nonsense" in bad.output

@@ -41,7 +41,7 @@ class TrainDataError(SimulationError):
 
 def _plan(deals, seed, teacher, params, rules, chunk_size, player=None):
     from ..loop.registry import BUILTIN, resolve
-    from ..rules import load_rules
+    from ..rules import rules_from_object
     if teacher not in TEACHERS:
         raise TrainDataError(f"teacher={teacher!r}: the teacher is a search player, one of {', '.join(TEACHERS)}")
     if player is not None and player not in BUILTIN:
@@ -49,7 +49,7 @@ def _plan(deals, seed, teacher, params, rules, chunk_size, player=None):
     deals = check_int("deals", deals, 1, 10**9, TrainDataError)
     seed = check_int("seed", seed, 0, 2**63 - 1, TrainDataError)
     chunk_size = check_int("chunk_size", chunk_size, 1, 10**6, TrainDataError)
-    rules = load_rules(rules)
+    rules = rules_from_object(rules)  # a preset name, a dict or Rules (the CLI passes Rules)
     strategy = resolve(teacher, params or {})
     return deals, seed, strategy, rules, chunk_size
 
