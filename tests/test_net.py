@@ -33,6 +33,47 @@ def test_the_numba_forward_pass_equals_the_training_librarys():
     assert np.abs(numpy_logits - logits_jax).max() <= 1e-5
 
 
+def test_the_numba_value_head_equals_the_training_librarys():
+    with np.load(net.WEIGHTS_FILE) as stored:
+        x, value_jax = stored["check_x"], stored["check_value"]
+    values = np.array([net.state_value(np.ascontiguousarray(row)) for row in x])
+    assert values.shape == value_jax.reshape(-1).shape and values.std() > 0.5  # a head that says something
+    assert np.abs(values - value_jax.reshape(-1)).max() <= 1e-4  # points (|value| up to ~20): float32 sums
+
+
+def test_calls_follow_the_value_head():
+    """At every call opportunity of 80 deals played by net, the action is the documented rule:
+    where Re or Kontra may be said, say it when the value head (here the plain numpy forward pass
+    of the features the training data records, teacher_step.position_features) expects at least
+    call_value points, else pass; where only a denial may be, heuristic's answer. Both answers
+    of the value head occur often."""
+    from dokosim.loop.teacher_step import position_features
+    weights = load_weights(net.WEIGHTS_FILE)
+    agent, heuristic = Agent("net", call_value=1.5), Agent("heuristic")
+    seen = {"call": 0, "pass": 0, "denial opportunity": 0}
+    for deal_id in range(80):
+        game = Game("ddv", seed=6, deal_id=deal_id)
+        g = game._g
+        while g[gs.G_PHASE] != gs.PH_TERMINAL:
+            action = agent.act(game)
+            if g[gs.G_PHASE] == gs.PH_CALL:
+                legal = game.legal_actions()
+                if gs.A_RE in legal or gs.A_KONTRA in legal:
+                    x = np.zeros(N_FEATURES, dtype=np.float32)
+                    position_features(g, x)
+                    value = float(forward_numpy(weights, x[None, :])[1][0])
+                    says = value >= 1.5
+                    seen["call" if says else "pass"] += 1
+                    if abs(value - 1.5) > 1e-3:  # not on a float32 edge
+                        expected = [a for a in (gs.A_RE, gs.A_KONTRA) if a in legal] if says else [gs.A_PASS]
+                        assert action in expected, (deal_id, value, legal, action)
+                else:
+                    seen["denial opportunity"] += 1
+                    assert action == heuristic.act(game)
+            game.apply_action(action)
+    assert min(seen.values()) >= 5, seen
+
+
 def test_net_plays_only_legal_cards_at_every_decision():
     """net_card itself (not the loop, which would replace an illegal answer) at every card
     decision with a choice of 60 deals played by net, and the records of 300 simulated deals

@@ -254,3 +254,25 @@ def test_the_command_line_fits(trained, tmp_path):
     manifest = json.loads(out.with_suffix(".json").read_text())
     assert manifest["rows"]["total"] == 500 and manifest["hyperparameters"]["hidden"] == 8
     assert load_weights(out)["w1"].shape == (F, 8)
+
+
+def test_two_rounds_are_fitted_together_as_different_deals(trained, tmp_path):
+    """Several DATA_DIRs (rounds of train data with the same deal_ids, different deals): every
+    row of each is read, the deals count apart, and the manifest names both directories."""
+    from dokosim.cli.train import train
+    from dokosim.train.fit import load_data
+    root, _, _ = trained
+    write_dataset(tmp_path / "round2", rows=1200, seed=2)
+    both = load_data([root / "data", tmp_path / "round2"])
+    assert len(both["outcome"]) == ROWS + 1200
+    assert np.unique(both["deal_id"]).size == ROWS // 12 + 1200 // 12
+    out = tmp_path / "two.npz"
+    result = CliRunner().invoke(train, ["fit", str(root / "data"), str(tmp_path / "round2"), "--out", str(out),
+                                        "--hidden", "8", "--epochs", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads(out.with_suffix(".json").read_text())
+    assert manifest["rows"]["total"] == ROWS + 1200 and len(manifest["data_dir"]) == 2
+    assert manifest["deals"]["total"] == ROWS // 12 + 1200 // 12
+    missing = CliRunner().invoke(train, ["fit", str(root / "data"), str(tmp_path / "nowhere"), "--out",
+                                         str(tmp_path / "x.npz")])
+    assert missing.exit_code == 2 and "nowhere" in missing.output

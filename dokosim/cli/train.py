@@ -15,7 +15,7 @@ def train():
 
 
 @train.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("data_dir", type=click.Path())
+@click.argument("data_dir", nargs=-1, required=True, type=click.Path())
 @click.option("--out", required=True, type=click.Path(),
               help="The weights file to write (FILE.npz); the manifest goes beside it (FILE.json).")
 @click.option("--hidden", type=click.IntRange(min=1), default=128, show_default=True, help="Units per hidden layer.")
@@ -36,11 +36,12 @@ def train():
 def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed,
         max_rows, quiet):
     """Fit the network's weights to the teacher's decisions in DATA_DIR (Parquet files of
-    dokosim train data) and write them to --out, with a manifest (FILE.json) beside them; one
+    dokosim train data; several directories, e.g. two rounds, are trained on together) and write them to --out, with a manifest (FILE.json) beside them; one
     line per epoch (train loss, held-out loss, accuracy, agreement with the teacher's choice)."""
     from ..train.fit import TrainError, check_output, fit as run, parquet_files
     try:
         check_output(out)
+        data_dir = data_dir[0] if len(data_dir) == 1 else list(data_dir)
         parquet_files(data_dir)
         run(data_dir, out, hidden=hidden, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
             temperature=temperature, value_weight=value_weight, holdout=holdout, seed=seed, max_rows=max_rows,

@@ -7,10 +7,16 @@ score. Its forward pass runs here, in numba, with the weights compiled in as con
 kernel cache's stamp covers the .npz, engine/jit.py), so ``net`` runs wherever a built-in does:
 simulate, tournaments, sessions, studies, the Game API, ``dokosim play`` and Dask.
 
-Reservations, the poverty and calls are ``heuristic``'s rules with its defaults (the network
-has no value head in use yet).
+Re and Kontra are decided by the network's value head (``calls=1``, the default): at a call
+opportunity ``net`` reads its features as for a card and says Re or Kontra when the value head
+expects at least ``call_value`` points for the seat. The denials (no 90, no 60) are
+``heuristic``'s (its model of reaching 151 eyes): the value head, trained on the score, prices
+a denial's risk of missing the 151 poorly (every threshold measured cost 0.4 points per deal
+or more, docs/strategies.md). ``calls=0`` uses ``heuristic``'s calls throughout. Reservations and
+the poverty are ``heuristic``'s rules with its defaults.
 
-Network: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)``, ``logits = h2 Wp + bp``, float32;
+Network: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)``, ``logits = h2 Wp + bp``,
+``value = h2 wv + bv`` (the seat's expected score in points under the teacher's play), float32;
 the first layer skips the input's zeros (most of the features are).
 """
 from pathlib import Path
@@ -18,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.bits import lowest_bit_index
+from ..engine.layout import P_NPLAYED
 from ..engine.jit import inline_kernel, kernel
 from ..engine.stack import stack_zeros
 from ..validation import SimulationError
@@ -27,14 +34,19 @@ from .net_features import N_FEATURES, N_KINDS, card_features
 from .pimc_bids import HPARAMS
 
 NAME = "net"
-PARAMS: dict = {}
-PARAM_RANGES: dict = {}
+PARAMS = {
+    "calls": (1.0, "1: Re and Kontra by the value head (call_value); 0: heuristic's"),
+    "call_value": (1.0, "points the value head must expect to say Re or Kontra"),
+}
+PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0)}
+NP_CALLS, NP_CALL_VALUE = range(2)
 
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
 
 
 WEIGHT_SHAPES = {"w1": (N_FEATURES, None), "b1": (None,), "w2": (None, None), "b2": (None,),
-                 "wp": (None, N_KINDS), "bp": (N_KINDS,)}  # None: the hidden width, the same everywhere
+                 "wp": (None, N_KINDS), "bp": (N_KINDS,), "wv": (None, 1), "bv": (1,)}
+# None: the hidden width, the same everywhere
 
 
 def _load(path):
@@ -67,14 +79,15 @@ def _load(path):
 
 _WEIGHTS = _load(WEIGHTS_FILE)
 W1, B1, W2, B2, WP, BP = (_WEIGHTS[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
+WV = np.ascontiguousarray(_WEIGHTS["wv"][:, 0])
+BV = float(_WEIGHTS["bv"][0])
 HIDDEN = W1.shape[1]
 
 
 @kernel
-def policy_logits(x, logits):
-    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits``."""
+def hidden_layers(x, h2):
+    """The second hidden layer's activations (before the ReLU) for the float32 features ``x`` into ``h2``."""
     h1 = stack_zeros(HIDDEN, np.float32)
-    h2 = stack_zeros(HIDDEN, np.float32)
     for j in range(HIDDEN):
         h1[j] = B1[j]
         h2[j] = B2[j]
@@ -88,6 +101,13 @@ def policy_logits(x, logits):
         if a > 0.0:
             for j in range(HIDDEN):
                 h2[j] += a * W2[i, j]
+
+
+@kernel
+def policy_logits(x, logits):
+    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits``."""
+    h2 = stack_zeros(HIDDEN, np.float32)
+    hidden_layers(x, h2)
     for k in range(N_KINDS):
         logits[k] = BP[k]
     for i in range(HIDDEN):
@@ -95,6 +115,39 @@ def policy_logits(x, logits):
         if a > 0.0:
             for k in range(N_KINDS):
                 logits[k] += a * WP[i, k]
+
+
+@kernel
+def state_value(x):
+    """The value head: the seat's expected score (points) for the float32 features ``x``."""
+    h2 = stack_zeros(HIDDEN, np.float32)
+    hidden_layers(x, h2)
+    v = np.float32(BV)
+    for i in range(HIDDEN):
+        if h2[i] > 0.0:
+            v += h2[i] * WV[i]
+    return v
+
+
+@kernel
+def cards_allowed(hand, pub, plays, fclass, cmask):
+    """The cards of ``hand`` that may be played now (engine/play.legal_mask from the public state:
+    follow the led card's class if the hand can)."""
+    n = pub[P_NPLAYED]
+    if n & 3 == 0:
+        return hand
+    follow = hand & cmask[fclass[plays[n & ~3]]]
+    return follow if follow else hand
+
+
+@kernel
+def value_call(seat, hand, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, call_value):
+    """1 (Re or Kontra) when the value head expects at least ``call_value`` points for the seat
+    at this call opportunity, else 0."""
+    x = stack_zeros(N_FEATURES, np.float32)
+    cards = cards_allowed(hand, pub, plays, fclass, cmask)
+    card_features(seat, hand, cards, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, x)
+    return 1 if state_value(x) >= call_value else 0
 
 
 @kernel
@@ -128,6 +181,9 @@ def exchange(seat, hand, phase, pub, rules, params, rng):
 
 @inline_kernel
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+    if params[NP_CALLS] > 0 and (legal >> 1) & 1:  # Re or Kontra may be said: the value head
+        return value_call(seat, hand, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+                          params[NP_CALL_VALUE])
     return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                           HPARAMS, rng)
 

@@ -117,10 +117,24 @@ def legal_mask(legal) -> np.ndarray:
     return ((legal[:, None] >> np.arange(N_KINDS, dtype=np.int64)) & 1).astype(bool)
 
 
+def data_dirs(data_dir) -> list[Path]:
+    """``data_dir`` as a list of directories: one path, or a list or tuple of paths (rounds of
+    ``dokosim train data`` trained on together)."""
+    if isinstance(data_dir, (list, tuple)):
+        if not data_dir:
+            raise TrainError("DATA_DIR: no directory given; name one or more of dokosim train data's directories")
+        return [Path(d).expanduser() for d in data_dir]
+    return [Path(data_dir).expanduser()]
+
+
 def parquet_files(data_dir) -> list[Path]:
-    """The Parquet files of the training data directory ``data_dir`` (``*.parquet``, sorted by
-    name; the manifest beside them is ignored). TrainError if the directory is missing or has none."""
-    directory = Path(data_dir).expanduser()
+    """The Parquet files of the training data directory ``data_dir``, or of each of several in
+    their order (``*.parquet``, sorted by name within a directory; the manifest beside them is
+    ignored). TrainError if a directory is missing or has none."""
+    return [f for directory in data_dirs(data_dir) for f in _directory_files(directory)]
+
+
+def _directory_files(directory: Path) -> list[Path]:
     if not directory.exists():
         raise TrainError(f"DATA_DIR {str(directory)!r} does not exist")
     if not directory.is_dir():
@@ -210,16 +224,23 @@ def _read_piece(path: Path, width: int | None, n_features: int, offset: int, n: 
 
 
 def load_data(data_dir, max_rows: int | None = None) -> dict:
-    """The training data of ``data_dir`` (its ``*.parquet`` files in name order, at most
+    """The training data of ``data_dir`` (one directory or several, parquet_files; at most
     ``max_rows`` rows) as numpy arrays: ``x`` (rows x F float32), ``values`` (rows x 24 float32,
     0 where not legal), ``legal`` (int32 bit masks), ``choice`` (int8), ``outcome`` (float32),
-    ``deal_id`` (int64), and ``files``, the number of files read. F is the width of the first
+    ``deal_id`` (int64: the row's deal_id plus 2**40 times its directory's index, so that the
+    same deal_id in two rounds, two different deals, counts as two), and ``files``, the number of
+    files read. F is the width of the first
     file's ``features``; every file must have the same. Bad data (no rows, a missing column,
     another F, nulls, a legal mask outside 24 kinds or empty, a choice that is not legal, a
     non-finite feature, outcome or value of a legal kind): TrainError. Each file is read in pieces of PIECE_ROWS rows, converted into arrays allocated once for all
     rows, so the peak memory is the arrays (about 4 * (F + 30) bytes a row) plus one piece."""
     import polars as pl
-    files = parquet_files(data_dir)
+    directories = data_dirs(data_dir)
+    files, source = [], {}
+    for index, directory in enumerate(directories):
+        for f in _directory_files(directory):
+            files.append(f)
+            source[f] = index
     schemas = [_schema(f) for f in files]
     counts = []
     for f in files:
@@ -229,7 +250,8 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
             raise TrainError(f"{f}: cannot read it as Parquet ({_reason(exc)})") from None
     total = sum(counts) if max_rows is None else min(sum(counts), int(max_rows))
     if total == 0:
-        raise TrainError(f"DATA_DIR {str(data_dir)!r} has no rows in its {len(files)} Parquet file(s)")
+        names = ", ".join(str(d) for d in directories)
+        raise TrainError(f"DATA_DIR {names!r} has no rows in its {len(files)} Parquet file(s)")
     n_features = None
     for f, schema, count in zip(files, schemas, counts):  # F: the first file with rows says
         if count:
@@ -259,6 +281,7 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
             end = start + len(piece["outcome"])
             for key, array in piece.items():
                 arrays[key][start:end] = array
+            arrays["deal_id"][start:end] += np.int64(source[f]) << 40
             start = end
         used += 1
     return {**arrays, "files": used}
@@ -497,7 +520,8 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
         "command": COMMAND,
         "format_version": FORMAT_VERSION,
         "weights": str(out),
-        "data_dir": str(Path(data_dir).expanduser().resolve()),
+        "data_dir": [str(d.resolve()) for d in data_dirs(data_dir)] if isinstance(data_dir, (list, tuple))
+        else str(Path(data_dir).expanduser().resolve()),
         "files": data["files"],
         "rows": {"total": int(n_rows), "train": int(len(train_idx)), "heldout": int(len(held_idx))},
         "deals": deals,
