@@ -74,6 +74,63 @@ def test_calls_follow_the_value_head():
     assert min(seen.values()) >= 5, seen
 
 
+def _first_card_value(game, weights, reservation, seat):
+    """The value head (plain numpy) at ``seat``'s first card after ``seat`` says ``reservation``
+    and everybody else healthy, or None if ``seat`` does not lead trick 1 then."""
+    from dokosim.loop.teacher_step import position_features
+    game = game.clone()
+    g = game._g
+    while g[gs.G_PHASE] == gs.PH_RESERVATION:
+        game.apply_action(gs.A_RESERVE + (reservation if int(g[gs.G_PLAYER]) == seat else 0))
+    while g[gs.G_PHASE] == gs.PH_CALL:
+        game.apply_action(gs.A_PASS)
+    if g[gs.G_PHASE] != gs.PH_CARD or int(g[gs.G_PLAYER]) != seat:
+        return None
+    x = np.zeros(N_FEATURES, dtype=np.float32)
+    position_features(g, x)
+    return float(forward_numpy(weights, x[None, :])[1][0])
+
+
+def test_solos_are_kept_by_the_value_head_on_the_first_cards_features():
+    """opening_value equals the value head at the seat's real first card (the seat that leads
+    trick 1, declaring the solo or saying healthy, in the game kernels), and net's reservation is
+    heuristic's, except that a voluntary solo the value head rates below the normal game plus
+    solo_margin is replaced by heuristic's choice among the other reservations."""
+    from dokosim.engine.cards import C_NORMAL, C_SOLO_BASE
+    from dokosim.engine.layout import P_DEALER, R_LEN
+    weights = load_weights(net.WEIGHTS_FILE)
+    agent, heuristic = Agent("net"), Agent("heuristic")
+    compared, kept, replaced = 0, 0, 0
+    for deal_id in range(400):
+        game = Game("ddv", seed=8, deal_id=deal_id)
+        g = game._g
+        rules = g[gs.O_RULES:gs.O_RULES + R_LEN]
+        dealer = int(g[gs.O_ST + P_DEALER])
+        seat = (dealer + 1) % 4  # leads trick 1 of a voluntary solo and of the normal game
+        hand = int(g[gs.O_HANDS + seat])
+        if deal_id % 20 == 0:
+            for res, contract in ((0, C_NORMAL), (1 + deal_id % 7, C_SOLO_BASE + deal_id % 7)):
+                reference = _first_card_value(game, weights, res, seat)
+                if reference is not None:
+                    assert abs(net.opening_value(seat, hand, dealer, contract, rules) - reference) <= 1e-4
+                    compared += 1
+        while g[gs.G_PHASE] == gs.PH_RESERVATION:
+            mine, theirs = agent.act(game), heuristic.act(game)
+            s = int(g[gs.G_PLAYER])
+            h = int(g[gs.O_HANDS + s])
+            if gs.A_RESERVE + 1 <= theirs <= gs.A_RESERVE + 7:
+                keep = net.value_keeps_solo(s, h, theirs - gs.A_RESERVE - 1, dealer, rules, 0.0)
+                kept += keep
+                replaced += not keep
+                assert (mine == theirs) == bool(keep)
+                if not keep:
+                    assert not gs.A_RESERVE + 1 <= mine <= gs.A_RESERVE + 7
+            else:
+                assert mine == theirs
+            game.apply_action(mine)
+    assert compared >= 30 and kept >= 3 and replaced >= 3, (compared, kept, replaced)
+
+
 def test_net_plays_only_legal_cards_at_every_decision():
     """net_card itself (not the loop, which would replace an illegal answer) at every card
     decision with a choice of 60 deals played by net, and the records of 300 simulated deals

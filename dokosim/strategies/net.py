@@ -12,8 +12,17 @@ opportunity ``net`` reads its features as for a card and says Re or Kontra when 
 expects at least ``call_value`` points for the seat. The denials (no 90, no 60) are
 ``heuristic``'s (its model of reaching 151 eyes): the value head, trained on the score, prices
 a denial's risk of missing the 151 poorly (every threshold measured cost 0.4 points per deal
-or more, docs/strategies.md). ``calls=0`` uses ``heuristic``'s calls throughout. Reservations and
-the poverty are ``heuristic``'s rules with its defaults.
+or more, docs/strategies.md). ``calls=0`` uses ``heuristic``'s calls throughout.
+
+Solos are checked by the value head (``reservations=1``, the default): when ``heuristic``'s
+rules would declare a solo, ``net`` reads the features of its first card as if that solo, and
+then the normal game, were played and it led (engine/play.setup_deal on its own hand), and keeps
+the solo only if the value head rates it at least ``solo_margin`` points above the normal game
+(a compulsory solo is kept); otherwise it takes ``heuristic``'s choice among the other
+reservations. The value head does not choose solos itself: its training data holds only the
+solos a teacher chose to play, and it rates weak hands' solos far too high (docs/strategies.md).
+Marriage, poverty and throw-in (house rules) are ``heuristic``'s rules with its defaults, as is
+every reservation with ``reservations=0``: the DDV training data holds no poverty game.
 
 Network: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)``, ``logits = h2 Wp + bp``,
 ``value = h2 wv + bv`` (the seat's expected score in points under the teacher's play), float32;
@@ -24,7 +33,9 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.bits import lowest_bit_index
-from ..engine.layout import P_NPLAYED
+from ..engine.cards import C_NORMAL, C_SOLO_BASE
+from ..engine.layout import P_DEALER, P_NPLAYED, PUBLIC_LEN, ST_LEN
+from ..engine.play import setup_deal
 from ..engine.jit import inline_kernel, kernel
 from ..engine.stack import stack_zeros
 from ..validation import SimulationError
@@ -37,9 +48,13 @@ NAME = "net"
 PARAMS = {
     "calls": (1.0, "1: Re and Kontra by the value head (call_value); 0: heuristic's"),
     "call_value": (1.0, "points the value head must expect to say Re or Kontra"),
+    "reservations": (1.0, "1: heuristic's solos kept only if the value head agrees (solo_margin); 0: heuristic's"),
+    "solo_margin": (0.0, "points the value head must rate a solo above the normal game"),
 }
-PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0)}
-NP_CALLS, NP_CALL_VALUE = range(2)
+PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0), "reservations": (0.0, 1.0),
+                "solo_margin": (-30.0, 60.0)}
+NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN = range(4)
+SOLO_OPTIONS = np.int64(0xFE)  # reservation options 1..7: the seven solo kinds (RES_HEALTHY + 1 + kind)
 
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
 
@@ -151,6 +166,34 @@ def value_call(seat, hand, pub, plays, play_seat, trick_winner, power, fclass, c
 
 
 @kernel
+def opening_value(seat, hand, dealer, contract, rules):
+    """The value head's rating of ``contract`` (C_NORMAL, or a solo code declared by ``seat``) for
+    ``seat`` holding ``hand`` (12 cards), read from the features of its first card as if it led
+    trick 1 of that contract (the others' hands unknown: empty)."""
+    st = stack_zeros(ST_LEN, np.int64)
+    hands = stack_zeros(4, np.int64)
+    power = stack_zeros(48, np.int64)
+    fclass = stack_zeros(48, np.int64)
+    cmask = stack_zeros(5, np.int64)
+    plays = stack_zeros(48, np.int64)
+    play_seat = stack_zeros(48, np.int64)
+    trick_winner = stack_zeros(12, np.int64)
+    x = stack_zeros(N_FEATURES, np.float32)
+    hands[seat] = hand
+    setup_deal(st, hands, dealer, contract, seat, 0, power, fclass, cmask)
+    card_features(seat, hand, hand, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask, rules, x)
+    return state_value(x)
+
+
+@kernel
+def value_keeps_solo(seat, hand, kind, dealer, rules, margin):
+    """True when the value head rates the solo of ``kind`` for ``seat`` at least ``margin``
+    points above the normal game (opening_value of each)."""
+    solo = opening_value(seat, hand, dealer, C_SOLO_BASE + kind, rules)
+    return solo >= opening_value(seat, hand, dealer, C_NORMAL, rules) + margin
+
+
+@kernel
 def net_card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules):
     """The legal card of the kind the network scores highest (the lowest kind on a tie)."""
     x = stack_zeros(N_FEATURES, np.float32)
@@ -171,7 +214,11 @@ def net_card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fcla
 
 @inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
-    return heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
+    choice = heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
+    if params[NP_RESERVATIONS] > 0 and 1 <= choice <= 7 and options & 1:  # a voluntary solo: checked
+        if not value_keeps_solo(seat, hand, choice - 1, pub[P_DEALER], rules, params[NP_SOLO_MARGIN]):
+            return heuristic.reserve(seat, hand, options & ~SOLO_OPTIONS, pub, rules, HPARAMS, rng)
+    return choice
 
 
 @inline_kernel
