@@ -24,3 +24,19 @@ def test_the_strategy_example_in_the_docs_plays(tmp_path, monkeypatch):
     # greedy calls with 8+ trumps: some Re/Kontra calls happen, and scores sum to zero
     assert df.filter((pl.col("calls_re") > 0) | (pl.col("calls_kontra") > 0)).height > 0
     assert (df.select(pl.sum_horizontal([f"score_{s}" for s in range(4)])).to_series() == 0).all()
+
+
+def test_the_rules_and_the_record_format_ship_with_the_package():
+    """docs/RULES.md and docs/GAME_RECORD.md are the files the package ships (dokosim/spec/),
+    and ``dokosim rules`` names the shipped files, which exist."""
+    from click.testing import CliRunner
+
+    from dokosim.cli import main
+    from dokosim.spec import GAME_RECORD_FILE, RULES_FILE
+    for shipped in (RULES_FILE, GAME_RECORD_FILE):
+        assert shipped.read_bytes() == (DOCS / shipped.name).read_bytes()
+    result = CliRunner().invoke(main, ["rules"])
+    assert result.exit_code == 0
+    named = re.findall(r"^the (?:rules|record format): +(\S+)$", result.output, re.M)
+    assert [Path(p) for p in named] == [RULES_FILE, GAME_RECORD_FILE]
+    assert all(Path(p).is_file() for p in named)
