@@ -1,12 +1,13 @@
-"""Realism report: ``heuristic`` at all seats beside published online Doppelkopf figures.
+"""Realism report: what ``heuristic`` at all seats plays, in the figures a Doppelkopf player knows.
 
     python analysis/realism.py [--deals 1000000] [--seed 1] [--rules ddv] [--out results/realism/report.md]
 
 Simulates the deals with ``dokosim.simulate`` (heuristic at every seat) and
 prints, as Markdown, the share of each contract, the win rates (95% Wilson
 intervals), the average game value, how often each call is made and made
-good, and the extra point rates, beside the published figures from online
-play. The same Markdown is written to ``--out``.
+good, and the extra point rates. The same Markdown is written to ``--out``.
+(Figures "from online play" stood beside these until 2026-12-05; they had no
+source anyone could check and were removed.)
 """
 from __future__ import annotations
 
@@ -18,14 +19,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-# Published figures from online play (approximate; see the notes in the report).
-ONLINE = {
-    "normal_share": 0.70,
-    "jacks_share": 0.034,
-    "jacks_won": 0.617,
-    "re_normal_won": 2 / 3,
-    "marriage_won": 0.83,
-}
 SOLO_KINDS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "fleischlos")
 QC_MASK = 3 << (2 * 3)  # queen of clubs: suit 0, rank Q = 3
 CALL_NAMES = ("Re/Kontra", "no 90", "no 60", "no 30", "schwarz")
@@ -120,25 +113,23 @@ def markdown(s: dict, seed: int, rules: str, seconds: float) -> str:
         "",
         "## Contracts",
         "",
-        "| contract | dokosim share | online | declarer's side wins | online |",
-        "|---|---|---|---|---|",
-        f"| normal | {ci(k('normal'), n)} | ~70% | Re {ci(*won.get('normal', (0, 0)))} | ~67% (two thirds) |",
-        f"| marriage (declared, partner found) | {ci(k('marriage'), n)} | | {ci(*won.get('marriage', (0, 0)))} | ~83% |",
-        f"| marriage without partner (scored as solo) | {ci(k('marriage_solo'), n, 2)} | | "
-        f"{ci(*won.get('marriage_solo', (0, 0)))} | |",
-        f"| silent marriage | {ci(k('silent_marriage'), n, 2)} | | {ci(*won.get('silent_marriage', (0, 0)))} | |",
+        "| contract | share of deals | declarer's side wins |",
+        "|---|---|---|",
+        f"| normal | {ci(k('normal'), n)} | Re {ci(*won.get('normal', (0, 0)))} |",
+        f"| marriage (declared, partner found) | {ci(k('marriage'), n)} | {ci(*won.get('marriage', (0, 0)))} |",
+        f"| marriage without partner (scored as solo) | {ci(k('marriage_solo'), n, 2)} | "
+        f"{ci(*won.get('marriage_solo', (0, 0)))} |",
+        f"| silent marriage | {ci(k('silent_marriage'), n, 2)} | {ci(*won.get('silent_marriage', (0, 0)))} |",
     ]
     if k("poverty"):
-        lines.append(f"| poverty | {ci(k('poverty'), n, 2)} | | {ci(*won.get('poverty', (0, 0)))} | |")
+        lines.append(f"| poverty | {ci(k('poverty'), n, 2)} | {ci(*won.get('poverty', (0, 0)))} |")
     solos = 0
     for kind in SOLO_KINDS:
         name = f"{kind}_solo"
         solos += k(name)
-        online_share = "3.4%" if kind == "jacks" else ""
-        online_won = "61.7%" if kind == "jacks" else ""
-        lines.append(f"| {kind} solo | {ci(k(name), n, 2)} | {online_share} | {ci(*won.get(name, (0, 0)))} "
-                     f"| {online_won} |")
-    lines.append(f"| all declared solos | {ci(solos, n, 2)} | | | |")
+        lines.append(f"| {kind} solo | {ci(k(name), n, 2)} | {ci(*won.get(name, (0, 0)))} |")
+    solo_won = [won.get(f"{kind}_solo", (0, 0)) for kind in SOLO_KINDS]
+    lines.append(f"| all declared solos | {ci(solos, n, 2)} | {ci(sum(w for w, _ in solo_won), sum(t for _, t in solo_won))} |")
     lines += [
         "",
         f"Deals with a player holding both QC: {s['both_qc']:,} ({pct(s['both_qc'] / n)}); "

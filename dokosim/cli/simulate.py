@@ -58,13 +58,50 @@ def simulate(deals, seed, rules_spec, rule_overrides, strategy, strategy_path, p
     if out is not None:
         click.echo(f"wrote {deals} deals to {result}", err=True)
         return
-    info = summary(result)
+    rules_text = ", ".join([rules_spec, *rule_overrides])
+    info = summary(result, seed=seed, rules=rules_text)
     if as_json:
         click.echo(json.dumps(info))
         return
-    click.echo(f"{info['deals']} deals; Re wins {info['re_win_rate']:.4f}; mean game value "
-               f"{info['mean_game_value']:.3f}")
-    click.echo(f"{'contract':16} {'deals':>9} {'share':>7} {'Re wins':>8} {'mean value':>10}")
+    for line in summary_lines(info):
+        click.echo(line)
+
+
+def _pct(p, ci) -> str:
+    return f"{100 * p:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci is not None else f"{100 * p:.1f}%"
+
+
+def _mean(m, ci) -> str:
+    if m is None:
+        return "n/a"
+    return f"{m:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci is not None else f"{m:.2f}"
+
+
+def seats_text(strategies) -> str:
+    """``heuristic at every seat`` or ``seats 0-3: a, b, c, d``."""
+    if len(set(strategies)) == 1:
+        return f"{strategies[0]} at every seat"
+    return "seats 0-3: " + ", ".join(str(s) for s in strategies)
+
+
+def summary_lines(info: dict) -> list[str]:
+    """The printed summary of ``run.simulate.summary``: what was played (deals, seed, rules,
+    strategies), then Re's win rate, the solos and each contract, with 95% intervals."""
+    n = info["deals"]
+    lines = [f"{n:,} deals, seed {info['seed']}, rules {info['rules']}; {seats_text(info['strategies'])} "
+             f"(95% intervals in brackets)"]
+    if not n:
+        return lines
+    lines.append(f"Re wins {_pct(info['re_win_rate'], info['re_win_rate_ci'])}; mean game value "
+                 f"{_mean(info['mean_game_value'], info['mean_game_value_ci'])}")
+    solos = info["solos"]
+    solo_line = f"declared solos: {_pct(solos['share'], solos['share_ci'])} of deals"
+    if solos["deals"]:
+        solo_line += f", won by the soloist in {_pct(solos['soloist_win_rate'], solos['soloist_win_rate_ci'])}"
+    lines.append(solo_line)
+    lines.append(f"{'contract':16} {'deals':>10}  {'share':<20} {'Re wins':<20} {'mean game value'}")
     for name, c in info["contracts"].items():
-        click.echo(f"{name:16} {c['deals']:9d} {c['share']:7.4f} {c['re_win_rate']:8.4f} "
-                   f"{c['mean_game_value']:10.3f}")
+        lines.append(f"{name:16} {c['deals']:10,}  {_pct(c['share'], c['share_ci']):<20} "
+                     f"{_pct(c['re_win_rate'], c['re_win_rate_ci']):<20} "
+                     f"{_mean(c['mean_game_value'], c['mean_game_value_ci'])}")
+    return lines

@@ -75,20 +75,50 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         return pl.concat(frames)
     return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
 
-def summary(frame: pl.DataFrame) -> dict:
-    """Contracts, win rates and mean values of a run, for the CLI."""
+def summary(frame: pl.DataFrame, seed: int | None = None, rules: str | None = None) -> dict:
+    """Contracts, win rates and mean values of a run, for the CLI, each with its 95% interval
+    (``*_ci``: Wilson intervals for shares and win rates, Student's t for mean values), and what
+    produced the rows: the strategy at each seat, and ``seed`` and ``rules`` as given."""
+    from ..stats import mean_interval, wilson
     n = frame.height
-    by_contract = (frame.group_by("contract")
-                   .agg(pl.len().alias("deals"), (pl.col("winner") == "re").mean().alias("re_wins"),
-                        pl.col("game_value").mean().alias("mean_value"))
-                   .sort("deals", descending=True))
+
+    def share(k: int, total: int) -> list[float]:
+        _, lo, hi = wilson(k, total)
+        return [round(float(lo), 6), round(float(hi), 6)]
+
+    def mean(values) -> tuple[float | None, list[float] | None]:
+        if len(values) < 2:
+            return (float(values.mean()) if len(values) else None), None
+        iv = mean_interval(values.to_numpy().astype(float))
+        return float(iv.mean), [round(float(iv.lo), 6), round(float(iv.hi), 6)]
+
+    contracts = {}
+    for name, group in sorted(frame.group_by("contract"), key=lambda kv: -kv[1].height):
+        wins = int((group["winner"] == "re").sum())
+        value, value_ci = mean(group["game_value"])
+        contracts[name[0]] = {"deals": group.height, "share": group.height / n, "share_ci": share(group.height, n),
+                              "re_win_rate": wins / group.height, "re_win_rate_ci": share(wins, group.height),
+                              "mean_game_value": value, "mean_game_value_ci": value_ci}
+    contract = pl.col("contract").cast(pl.String)
+    solos = frame.filter(contract.str.ends_with("_solo") & (contract != "marriage_solo"))
+    solo_wins = int((solos["winner"] == "re").sum())
+    value, value_ci = mean(frame["game_value"]) if n else (None, None)
+    re_wins = int((frame["winner"] == "re").sum())
+    strategies = [frame[f"strategy_{s}"][0] if n and f"strategy_{s}" in frame.columns else None for s in range(4)]
     return {
         "deals": n,
-        "re_win_rate": float((frame["winner"] == "re").mean()) if n else None,
-        "mean_game_value": float(frame["game_value"].mean()) if n else None,
-        "contracts": {r["contract"]: {"deals": r["deals"], "share": r["deals"] / n,
-                                      "re_win_rate": r["re_wins"], "mean_game_value": r["mean_value"]}
-                      for r in by_contract.iter_rows(named=True)},
+        "seed": seed,
+        "rules": rules,
+        "strategies": strategies,
+        "re_win_rate": re_wins / n if n else None,
+        "re_win_rate_ci": share(re_wins, n) if n else None,
+        "mean_game_value": value,
+        "mean_game_value_ci": value_ci,
+        "solos": {"deals": solos.height, "share": solos.height / n if n else None,
+                  "share_ci": share(solos.height, n) if n else None,
+                  "soloist_win_rate": solo_wins / solos.height if solos.height else None,
+                  "soloist_win_rate_ci": share(solo_wins, solos.height) if solos.height else None},
+        "contracts": contracts,
         "mean_score": {f"seat_{s}": float(frame[f"score_{s}"].cast(pl.Float64).mean()) if n else None
                        for s in range(4)},
     }
