@@ -22,6 +22,7 @@ _PUBLIC = {
     "Agent": ("dokosim.game.agents", "Agent"),
     "DDOracle": ("dokosim.dd.oracle", "DDOracle"),
     "VectorGame": ("dokosim.game.vector", "VectorGame"),
+    "dataset": ("dokosim.run.dataset", None),  # the module: dokosim.dataset.cards(df), .scan(DIR)
 }
 
 
@@ -29,5 +30,6 @@ def __getattr__(name: str):
     """A public name (``_PUBLIC``), imported from its module on first use."""
     if name in _PUBLIC:
         module, attr = _PUBLIC[name]
-        return getattr(importlib.import_module(module), attr)
+        loaded = importlib.import_module(module)
+        return loaded if attr is None else getattr(loaded, attr)
     raise AttributeError(f"module 'dokosim' has no attribute {name!r}")

@@ -150,12 +150,12 @@ def _error(result):
 
 
 @pytest.mark.parametrize("argv, names", [
-    (["{root}/empty"], "no manifest.json"),
+    (["{root}/empty"], "is not a dokosim dataset"),
     (["{root}/missing"], "is not a directory"),
     (["{root}/plain"], "--keep-play"),
     (["{root}/kept", "--tricks", "0"], "--tricks"),
     (["{root}/kept", "--tricks", "13"], "--tricks"),
-    (["{root}/kept", "--out", "{root}/kept/manifest.json"], "manifest.json"),
+    (["{root}/kept", "--out", "{root}/kept.dokosim/manifest.json"], "manifest.json"),
     (["{root}/kept", "--out", "{root}/kept"], "new or empty"),
 ])
 def test_cli_errors(datasets, argv, names):

@@ -199,7 +199,8 @@ def test_a_conditioned_tournament_reports_and_records_its_acceptance(tmp_path, c
     from dokosim.run.tournament import tournament
     tournament(["random", "simple"], 50, seed=3, where="trumps(0) >= 9", out=tmp_path / "t", quiet=False)
     assert "dokosim: conditions: 50 deals in" in capsys.readouterr().err
-    info = json.loads((tmp_path / "t" / "tournament.json").read_text())
+    from dokosim.run.driver import meta_dir
+    info = json.loads((meta_dir(tmp_path / "t") / "tournament.json").read_text())
     acc = info["conditions_acceptance"]
     assert acc["pilot_deals"] == 50 and acc["tries"] >= 50 and 0 < acc["acceptance"] <= 1
     assert info["conditions"]["where"] == "trumps(0) >= 9"

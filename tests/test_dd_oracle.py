@@ -131,7 +131,8 @@ def test_the_oracle_s_name_is_reserved_and_its_chart_is_marked(tmp_path):
     with pytest.raises(StrategyError, match="reserved"):
         register("dd_oracle", "dokosim.strategies.simple")
     result = tournament(["dd_oracle", "simple"], 3, seed=2, allow_cheating=True, out=tmp_path / "t")
-    assert json.loads((tmp_path / "t" / "tournament.json").read_text())["reads_hidden"] == ["dd_oracle"]
+    from dokosim.run.driver import meta_dir
+    assert json.loads((meta_dir(tmp_path / "t") / "tournament.json").read_text())["reads_hidden"] == ["dd_oracle"]
     assert chart(result, tmp_path / "c.png").stat().st_size > 0
     with pytest.raises(TournamentError, match="conditions"):
         tournament(["dd_oracle", "simple"], 3, allow_cheating=True, where="trumps(0) >= 8")

@@ -193,7 +193,8 @@ def test_cli_session_keep_play_writes_records_that_dokosim_score_scores_as_the_r
            "--out", str(out), "--quiet"]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    manifest = json.loads((out / "manifest.json").read_text())
+    from dokosim.run.driver import read_manifest
+    manifest = read_manifest(out)
     assert manifest["keep_play"] is True and manifest["players"] == 5
     frame = pl.read_parquet(out / "*.parquet").sort("session_id", "deal_number")
     assert frame.height == 90 and {"session_id", "deal_number", "record"} <= set(frame.columns)

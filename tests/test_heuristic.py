@@ -158,7 +158,8 @@ def test_parameters_reach_the_simulator_and_the_manifest(tmp_path):
     out = tmp_path / "run"
     simulate(200, seed=3, strategy="heuristic,heuristic,pimc,heuristic", out=out, quiet=True,
              params={0: {"solo_win": 0.99}, "pimc": {"samples": 3}})
-    man = json.loads((out / "manifest.json").read_text())
+    from dokosim.run.driver import read_manifest
+    man = read_manifest(out)
     assert man["params"][0]["solo_win"] == 0.99
     assert man["params"][1]["solo_win"] == heuristic.PARAMS["solo_win"][0]
     assert man["params"][2]["samples"] == 3

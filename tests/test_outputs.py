@@ -113,10 +113,11 @@ def test_probe_calls_never_overwrites_a_file_it_did_not_write(tmp_path):
     import dokosim
     ds = tmp_path / "ds"
     dokosim.simulate(20, seed=1, out=ds, chunk_size=10)
-    manifest = (ds / "manifest.json").read_bytes()
-    r = run("probe-calls", "--deals", 200, "--strategy", "random", "--quiet", "--out", ds / "manifest.json")
+    from dokosim.run.driver import manifest_path
+    manifest = manifest_path(ds).read_bytes()
+    r = run("probe-calls", "--deals", 200, "--strategy", "random", "--quiet", "--out", manifest_path(ds))
     assert_one_line(r, 2, "manifest.json", "not written by dokosim probe-calls")
-    assert (ds / "manifest.json").read_bytes() == manifest  # the old code replaced it with probes
+    assert manifest_path(ds).read_bytes() == manifest  # the old code replaced it with probes
     foreign = tmp_path / "other.parquet"
     pl.DataFrame({"x": [1, 2]}).write_parquet(foreign)  # a Parquet file, but not ours
     r = run("probe-calls", "--deals", 200, "--strategy", "random", "--quiet", "--out", foreign)
@@ -177,7 +178,8 @@ def test_a_full_disk_mid_run_is_one_line_and_the_chunks_written_stay_valid(tmp_p
     assert_one_line(r, 1, "cannot write", "part-000001.parquet", "No space left on device")
     assert read_manifest(out)["deals"] == 300
     assert scan(out).collect().height == 100  # chunk 0 is whole; the half-written one was removed
-    assert sorted(p.name for p in out.iterdir()) == ["_chunks.jsonl", "manifest.json", "part-000000.parquet"]
+    assert sorted(p.name for p in out.iterdir()) == ["part-000000.parquet"]  # Parquet only: readers read DIR
+    assert sorted(p.name for p in (tmp_path / "ds.dokosim").iterdir()) == ["_chunks.jsonl", "manifest.json"]
     monkeypatch.undo()
     again = run(*args)  # room again: the same command finishes the dataset
     assert again.exit_code == 0, again.output
@@ -189,7 +191,8 @@ def test_a_full_disk_during_probe_calls_and_a_chart_is_one_line(tmp_path, monkey
     disk_full_after(0, monkeypatch)
     r = run("probe-calls", "--deals", 200, "--strategy", "random", "--quiet", "--out", tmp_path / "p.parquet")
     assert_one_line(r, 1, "cannot write", "p.parquet", "No space left on device")
-    assert [p.name for p in tmp_path.iterdir()] == ["p.parquet.parts"]  # no file; the run resumes from its parts
+    # no file; the run resumes from its parts (and their manifest beside them)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.parquet.parts", "p.parquet.parts.dokosim"]
     assert not list((tmp_path / "p.parquet.parts").glob("part-*"))
 
     import matplotlib.figure
@@ -199,7 +202,7 @@ def test_a_full_disk_during_probe_calls_and_a_chart_is_one_line(tmp_path, monkey
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full)
     r = run("tournament", "simple", "random", "--deals", 2, "--chart", tmp_path / "c.png")
     assert_one_line(r, 1, "cannot write", "c.png", "No space left on device")
-    assert [p.name for p in tmp_path.iterdir()] == ["p.parquet.parts"]  # no chart
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.parquet.parts", "p.parquet.parts.dokosim"]  # no chart
 
 
 @pytest.mark.parametrize("command, size", [(["simulate", "--deals", "300"], 100),
@@ -211,10 +214,10 @@ def test_the_output_directory_deleted_mid_run_is_one_line(tmp_path, monkeypatch,
     out = tmp_path / "ds"
     real = driver.write_chunk
 
-    def write_chunk(directory, index, frame):
+    def write_chunk(directory, index, frame, metadata=None):
         if index == 1:
             shutil.rmtree(directory)  # someone removes the directory between two chunks
-        return real(directory, index, frame)
+        return real(directory, index, frame, metadata)
     monkeypatch.setattr(driver, "write_chunk", write_chunk)  # the run driver writes every chunk
     r = run(*command, "--chunk-size", size, "--quiet", "--out", out)
     assert_one_line(r, 1, "cannot write", str(out / "part-000001.parquet"), "No such file or directory")
@@ -349,6 +352,7 @@ def test_ctrl_c_during_a_run_prints_no_panic_and_the_dataset_resumes(tmp_path, p
     assert "run the same command again to resume" in err
     assert len(list(out.glob("part-*.parquet"))) < 4, "the run finished before it was interrupted"
     assert not list(out.glob("*.tmp"))
-    json.loads((out / "manifest.json").read_text())
+    from dokosim.run.driver import manifest_path
+    json.loads(manifest_path(out).read_text())
     subprocess.run(args, check=True, capture_output=True, timeout=300)
     assert_frame_equal(scan(out).sort("deal_id").collect(), dokosim.simulate(600_000, seed=8))

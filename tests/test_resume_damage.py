@@ -79,8 +79,10 @@ def reference(tmp_path_factory):
 
 
 def fresh_copy(src, tmp_path):
+    """A copy of the run directory ``src`` with its manifest and ledger beside it (DIR.dokosim)."""
     out = tmp_path / "ds"
     shutil.copytree(src, out)
+    shutil.copytree(driver.meta_dir(src), driver.meta_dir(out))
     return out
 
 
@@ -131,7 +133,7 @@ def test_a_chunk_of_another_run_is_refused_and_played_again(command, with_entry,
     shutil.copy(other / "part-000003.parquet", out / "part-000003.parquet")
     if with_entry:  # the other run's ledger line, appended: the last line of a file wins
         foreign = driver.read_ledger(other)["part-000003.parquet"]
-        with open(out / driver.LEDGER, "a") as ledger:
+        with open(driver.meta_dir(out) / driver.LEDGER, "a") as ledger:
             ledger.write(json.dumps(foreign) + "\n")
     said = run(command, out)
     assert f"part-000003.parquet {said_of_it}: playing its deals again" in said
@@ -170,7 +172,7 @@ def test_a_chunk_written_before_its_ledger_entry_is_played_again(command, refere
     entered, so it is played again (at most one chunk of work is lost)."""
     whole, _ = reference[command]
     out = fresh_copy(whole, tmp_path)
-    ledger = out / driver.LEDGER
+    ledger = driver.meta_dir(out) / driver.LEDGER
     ledger.write_text("".join(line + "\n" for line in ledger.read_text().splitlines()
                               if "part-000003.parquet" not in line))
     said = run(command, out)
@@ -195,10 +197,10 @@ def test_a_dataset_written_before_the_ledger_is_adopted(tmp_path, capfd):
     out = tmp_path / "ds"
     dokosim.simulate(300, seed=2, out=out, chunk_size=100)
     reference = scan(out).sort("deal_id").collect()
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads(driver.manifest_path(out).read_text())
     del manifest["plan_hash"]
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    (out / driver.LEDGER).unlink()
+    driver.manifest_path(out).write_text(json.dumps(manifest))
+    (driver.meta_dir(out) / driver.LEDGER).unlink()
     part = out / "part-000001.parquet"
     pl.read_parquet(part).head(40).write_parquet(part)  # readable, but not the whole chunk
     capfd.readouterr()
@@ -215,7 +217,7 @@ def test_a_torn_ledger_line_and_a_missing_chunk_are_recovered(tmp_path, capfd):
     out = tmp_path / "ds"
     dokosim.simulate(400, seed=4, out=out, chunk_size=100)
     reference = scan(out).sort("deal_id").collect()
-    ledger = out / driver.LEDGER
+    ledger = driver.meta_dir(out) / driver.LEDGER
     ledger.write_text(ledger.read_text()[:-40])
     (out / "part-000001.parquet").unlink()
     capfd.readouterr()
@@ -233,12 +235,14 @@ def test_a_run_stopped_before_its_first_chunk_resumes_and_scan_says_so(tmp_path)
     dokosim.simulate(200, seed=4, out=out, chunk_size=100)
     for f in out.glob("part-*.parquet"):
         f.unlink()
-    (out / driver.LEDGER).write_text("")
-    (out / "manifest.json.host.1.abc.tmp").write_text("{")
+    meta = driver.meta_dir(out)
+    (meta / driver.LEDGER).write_text("")
+    (meta / "manifest.json.host.1.abc.tmp").write_text("{")
+    (out / "part-000000.parquet.host.1.abc.tmp").write_text("")  # a chunk's write cut short
     with pytest.raises(driver.DatasetError, match="holds no finished chunk yet"):
         scan(out)
-    (out / driver.LEDGER).unlink()  # killed while the manifest was written (before the ledger)
-    (out / "manifest.json").unlink()
+    (meta / driver.LEDGER).unlink()  # killed while the manifest was written (before the ledger)
+    driver.manifest_path(out).unlink()
     dokosim.simulate(200, seed=4, out=out, chunk_size=100)  # the .tmp does not make it "not empty"
     assert scan(out).collect().height == 200
 

@@ -37,7 +37,8 @@ def test_every_value_is_the_solver_s_on_the_record_of_that_contract(solved):
 
 def test_the_dataset_on_disk_is_what_was_returned(solved):
     out, frame = solved
-    settings = json.loads((out / "solve.json").read_text())
+    from dokosim.run.driver import meta_dir
+    settings = json.loads((meta_dir(out) / "solve.json").read_text())
     assert settings["deals"] == 4 and settings["node_limit"] == 200_000 and settings["exact"] is True
     assert sorted(p.name for p in out.glob("part-*.parquet")) == ["part-000000.parquet", "part-000001.parquet"]
     assert pl.read_parquet(out / "part-*.parquet").sort("deal_id").equals(frame)
@@ -50,7 +51,7 @@ def test_bad_arguments_are_named(tmp_path):
         solve_deals(0)
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("keep me")
-    with pytest.raises(SolveDealsError, match="is not empty and has no manifest.json"):
+    with pytest.raises(SolveDealsError, match="is not empty and is not a dokosim run"):
         solve_deals(2, out=tmp_path / "full")
     assert (tmp_path / "full" / "x").read_text() == "keep me"
     runner = CliRunner()

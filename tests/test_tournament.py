@@ -176,7 +176,8 @@ def test_seatings_play_the_same_cards_and_the_dataset_matches_the_table(tmp_path
     hands = games.group_by("deal_id").agg(pl.col("hand_0").n_unique(), pl.col("hand_3").n_unique())
     assert (hands["hand_0"] == 1).all() and (hands["hand_3"] == 1).all()
     assert per_deal_means(games, result.strategies).equals(result.per_deal)
-    info = json.loads((out / "tournament.json").read_text())
+    from dokosim.run.driver import meta_dir
+    info = json.loads((meta_dir(out) / "tournament.json").read_text())
     assert info["seating_strategies"][1] == ["simple#1", "random#1", "simple#2", "random#2"]  # (0, 1, 3, 2)
 
 

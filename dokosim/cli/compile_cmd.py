@@ -19,7 +19,7 @@ def compile_cmd(jobs, quiet):
     Later commands load them from the cache and start playing at once: run it in a cluster
     image, on a notebook server or in CI. Kernels already cached load in a moment.
     """
-    from tqdm import tqdm
+    from tqdm.auto import tqdm  # a notebook widget in Jupyter, a text bar in a terminal
 
     from ..kernels import KERNELS, compile_all
 

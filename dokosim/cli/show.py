@@ -76,7 +76,7 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
     import polars as pl
 
     from ..run.dataset import scan
-    from ..run.driver import DatasetError, read_manifest
+    from ..run.driver import DatasetError, manifest_path, read_manifest
     try:
         manifest = read_manifest(directory)
     except DatasetError as exc:
@@ -86,7 +86,7 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
     missing = [k for k in ("deals", "seed", "rules", "strategies", "params", "dealer", "contract",
                            "declarer", "compulsory", "calls") if k not in manifest]
     if missing or not isinstance(manifest["deals"], int):
-        raise UsageError(f"{directory / 'manifest.json'} is damaged, not a dokosim manifest "
+        raise UsageError(f"{manifest_path(directory)} is damaged, not a dokosim manifest "
                          f"({'no ' + repr(missing[0]) if missing else 'deals is not a number'})")
     if deal_id >= manifest["deals"]:
         raise UsageError(f"--deal-id {deal_id} is not in {directory} (deals 0 to {manifest['deals'] - 1})")
@@ -111,7 +111,7 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
                          fixed_hand=tuple(manifest["fixed_hand"]) if manifest.get("fixed_hand") else None,
                          **manifest_conditions(manifest))
     except (ValueError, TypeError, AttributeError) as exc:  # settings of the wrong type or value
-        raise UsageError(f"{directory / 'manifest.json'} is damaged, not a dokosim manifest ({exc})") from None
+        raise UsageError(f"{manifest_path(directory)} is damaged, not a dokosim manifest ({exc})") from None
     out, plays, calls = Simulator(plan).rows(deal_id, 1)
     return record_from_row(out[0], plays[0], calls[0], plan.rules, plan.compulsory)
 
@@ -123,7 +123,7 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
     import polars as pl
 
     from ..run.dataset import scan
-    from ..run.driver import DatasetError, read_manifest
+    from ..run.driver import DatasetError, manifest_path, read_manifest
     try:
         manifest = read_manifest(directory)
     except DatasetError as exc:
@@ -133,7 +133,7 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
     missing = [k for k in ("rounds", "deals_per_session", "seed", "rules", "strategies", "params",
                            "compulsory", "calls") if k not in manifest]
     if missing or not isinstance(manifest["rounds"], int) or not isinstance(manifest["deals_per_session"], int):
-        raise UsageError(f"{directory / 'manifest.json'} is damaged, not a dokosim manifest "
+        raise UsageError(f"{manifest_path(directory)} is damaged, not a dokosim manifest "
                          f"({'no ' + repr(missing[0]) if missing else 'rounds or deals_per_session is not a number'})")
     if session_id >= manifest["rounds"]:
         raise UsageError(f"--session {session_id} is not in {directory} (sessions 0 to {manifest['rounds'] - 1})")

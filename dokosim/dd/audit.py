@@ -183,7 +183,6 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
         r = dokosim.audit("data/simple200", tricks=4)
         r.summary.filter(by="all")   # simple: eyes lost per card, lo, hi, deals, cards
     """
-    import sys
     import time
 
     from ..run.dataset import scan
@@ -207,9 +206,8 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
         frame = (lazy.head(deals) if deals is not None else lazy).collect()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise AuditError(f"cannot read the dataset {directory}: {str(exc).splitlines()[0]}") from None
-    from tqdm import tqdm
-    with tqdm(total=frame.height, unit=" deals", disable=quiet or not sys.stderr.isatty(),
-              dynamic_ncols=True) as bar:
+    from ..run.progress import progress_bar
+    with progress_bar(quiet, total=frame.height, unit=" deals") as bar:
         cards = audit_records(frame["record"].to_list(), tricks, frame["deal_id"].to_list(), bar.update)
     seats = frame.select("deal_id", *[pl.col(f"strategy_{s}").cast(pl.String) for s in range(4)])
     names = seats.unpivot(index="deal_id", variable_name="seat", value_name="strategy").with_columns(

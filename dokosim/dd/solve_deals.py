@@ -90,9 +90,8 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
                                    calls=False, keep_play=True)) for k in ("normal", *contracts)}
     solver = Solver(node_limit=node_limit)
     start = time.perf_counter()
-    import sys
 
-    from tqdm import tqdm
+    from ..run.progress import progress_bar
     schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
               **{f"hand_{s}": pl.String for s in range(4)},
               **{f"re_eyes_{k}": pl.Int16 for k in contracts}, **{f"re_wins_{k}": pl.Boolean for k in contracts}}
@@ -123,12 +122,11 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
         return pl.DataFrame(rows, schema=schema).select(columns(contracts))
 
     done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
-    with tqdm(total=deals, initial=done, unit=" deals", disable=quiet or not sys.stderr.isatty(),
-              dynamic_ncols=True) as bar:
+    with progress_bar(quiet, total=deals, initial=done, unit=" deals") as bar:
         frames = run_chunks(chunks, solve_chunk, store, bar.update)
     if store is None:
         return pl.concat(frames)
-    from ..run.driver import write_json_atomic
-    write_json_atomic(store.directory / SETTINGS, {**settings, "seconds": round(time.perf_counter() - start, 3)})
+    from ..run.driver import meta_dir, write_json_atomic
+    write_json_atomic(meta_dir(store.directory) / SETTINGS, {**settings, "seconds": round(time.perf_counter() - start, 3)})
     from ..run.dataset import scan
     return scan(store.directory).collect()

@@ -12,7 +12,6 @@ The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/loop/sim_loop.py``; the r
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numba
@@ -101,10 +100,9 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
         return pl.DataFrame({name: rows[:, i].astype(np.int64 if name == "deal_id" else np.int16)
                              for i, name in enumerate(module.PROBE_COLUMNS)})
 
-    from tqdm import tqdm
+    from .progress import progress_bar
     done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
-    with tqdm(total=plan.deals, initial=done, unit=" deals", unit_scale=True, dynamic_ncols=True,
-              disable=quiet or not sys.stderr.isatty()) as bar:
+    with progress_bar(quiet, total=plan.deals, initial=done, unit=" deals", unit_scale=True) as bar:
         frames = run_chunks(chunks, probe, store, bar.update)
     if store is not None:
         return _assemble(store.directory, Path(out), probe)
@@ -119,19 +117,18 @@ def parts_directory(out) -> Path:
 
 def _assemble(parts: Path, out: Path, probe) -> Path:
     """The probes file ``out`` from the run directory ``parts``, one chunk in memory at a time,
-    written under a temporary name (with dokosim's marker) and renamed; then ``parts`` goes."""
-    import shutil
-
+    written under a temporary name (with dokosim's marker) and renamed; then ``parts`` goes, with
+    its manifest and ledger."""
     import pyarrow.parquet as pq
 
-    from .driver import ledger_files, write_parquet
+    from .driver import ledger_files, remove_run, write_parquet
     from .outputs import MARKER_KEY, marker, replace_atomically
 
     files = ledger_files(parts)
     if not files:  # no deal asked for: an empty file with the probes' columns
         replace_atomically(out, lambda tmp: write_parquet(probe(Chunk(0, 0, 0)), tmp,
                                                           {MARKER_KEY: marker(PROBES_OWNER)}))
-        shutil.rmtree(parts, ignore_errors=True)
+        remove_run(parts)
         return out
 
     def write(tmp):
@@ -140,5 +137,5 @@ def _assemble(parts: Path, out: Path, probe) -> Path:
             for f in files:
                 w.write_table(pq.read_table(f).replace_schema_metadata(schema.metadata))
     replace_atomically(out, write)
-    shutil.rmtree(parts, ignore_errors=True)
+    remove_run(parts)
     return out

@@ -1,8 +1,9 @@
 """Parquet datasets: the schema of their rows, and reading them.
 
-A dataset is a run directory of the run driver (driver.py): ``manifest.json`` (the plan), the
-ledger of chunks ``_chunks.jsonl`` and one ``part-NNNNNN.parquet`` per chunk of deals (chunk i
-holds deal ids i*chunk_size ...); the driver writes, verifies and resumes it.
+A dataset is a run directory of the run driver (driver.py): one ``part-NNNNNN.parquet`` per chunk
+of deals (chunk i holds deal ids i*chunk_size ...) and nothing else, so that Parquet readers read
+the directory whole; beside it, ``DIR.dokosim/`` holds ``manifest.json`` (the plan) and the ledger
+of chunks ``_chunks.jsonl``. The driver writes, verifies and resumes it.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..engine.cards import CONTRACT_NAMES
+from ..engine.cards import CONTRACT_NAMES, RANKS, SUITS
 from ..engine.layout import OUT_COLUMNS, WINNER_NAMES
 from .driver import DatasetError, ledger_files
 
@@ -70,3 +71,73 @@ def scan(directory: Path) -> pl.LazyFrame:
         raise DatasetError(f"{directory} holds no finished chunk yet (an interrupted run: run the same "
                            "command again to go on)")
     return pl.scan_parquet([str(f) for f in files])
+
+
+CARD_NAMES = tuple(rank + suit for suit in SUITS for rank in RANKS)
+"""The 24 card kinds by index (cards.py: kind = 6 * suit + rank, suits C S H D, ranks A T K Q J 9);
+card c of a 48-bit hand mask is kind c // 2."""
+HAND_COLUMNS = tuple(f"hand_{s}" for s in range(4))
+_PIECE = 1 << 20  # rows decoded at a time: their bit matrix is 64 MB
+
+
+def _held(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row, card) of every set bit of the int64 ``masks``, rows ascending, cards ascending within
+    a row (vectorised: the masks' bytes unpacked to bits, a piece of rows at a time)."""
+    rows, cards_ = [], []
+    little = np.ascontiguousarray(masks, dtype="<i8")
+    for start in range(0, len(little), _PIECE):
+        piece = little[start:start + _PIECE]
+        held = np.unpackbits(piece.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :48]
+        r, c = np.nonzero(held)
+        rows.append(r + start)
+        cards_.append(c)
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(rows), np.concatenate(cards_)
+
+
+CARD_ENUM = pl.Enum(list(CARD_NAMES))
+
+
+def _card_names(kinds: np.ndarray):
+    """The kinds (ints 0-23) as a pyarrow dictionary array of CARD_NAMES (no string per card)."""
+    import pyarrow as pa
+    return pa.DictionaryArray.from_arrays(pa.array(kinds.astype(np.int8)), pa.array(CARD_NAMES))
+
+
+def cards(frame, long: bool = False) -> pl.DataFrame:
+    """The hands of a dataset's rows (``frame``: a polars DataFrame or LazyFrame with the columns
+    ``hand_0`` .. ``hand_3``, int64 card masks) as cards, decoded for all rows at once (vectorised:
+    a few seconds a million rows).
+
+    ``long=False``: ``frame`` with each hand column replaced by the list of its card names in card
+    order, e.g. ``["AC", "QC", "QC", "TH", ...]`` (two copies of a kind appear twice).
+    ``long=True``: one row per card held, with the columns ``deal_id`` (if ``frame`` has it, else
+    ``row``, the row's position), ``seat``, ``card`` (the name) and ``kind`` (0-23, CARD_NAMES).
+    Card names are the Enum CARD_ENUM. A frame without the hand columns: DatasetError naming the
+    missing ones."""
+    import pyarrow as pa
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    missing = [c for c in HAND_COLUMNS if c not in frame.columns]
+    if missing:
+        raise DatasetError(f"cards() needs the hand columns {', '.join(HAND_COLUMNS)}; the frame lacks "
+                           f"{', '.join(missing)}")
+    if long:
+        key = "deal_id" if "deal_id" in frame.columns else "row"
+        ids = frame["deal_id"].to_numpy() if key == "deal_id" else np.arange(frame.height)
+        parts = []
+        for seat, column in enumerate(HAND_COLUMNS):
+            rows, held = _held(frame[column].to_numpy().astype(np.int64))
+            names = pl.from_arrow(_card_names(held >> 1)).cast(CARD_ENUM)
+            parts.append(pl.DataFrame({key: ids[rows], "seat": np.full(len(rows), seat, dtype=np.int8),
+                                       "card": names, "kind": (held >> 1).astype(np.int8)}))
+        return pl.concat(parts).sort([key, "seat", "kind"], maintain_order=True)
+    columns = []
+    for column in HAND_COLUMNS:
+        rows, held = _held(frame[column].to_numpy().astype(np.int64))
+        offsets = np.zeros(frame.height + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=frame.height), out=offsets[1:])
+        lists = pl.from_arrow(pa.ListArray.from_arrays(pa.array(offsets), _card_names(held >> 1)))
+        columns.append(lists.cast(pl.List(CARD_ENUM)).alias(column))
+    return frame.with_columns(columns)

@@ -96,10 +96,11 @@ def _worker_threads() -> int:
     return max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
 
 
-def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None):
+def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None, metadata: dict | None = None):
     """Simulate chunk ``index`` of ``plan`` (a Dask task).
 
-    With ``directory``, writes ``part-NNNNNN.parquet`` there and returns the
+    With ``directory``, writes ``part-NNNNNN.parquet`` there (with the Parquet key-value
+    ``metadata``, driver.parquet_metadata) and returns the
     file's sha256 (the client enters it in the run's ledger); without, returns the chunk's DataFrame. Kernels run one
     at a time per process with as many numba threads as the worker has threads,
     so other task threads build and write Parquet meanwhile.
@@ -112,7 +113,7 @@ def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None):
         check_predicates()
     if directory is None:
         return frame
-    write_chunk(Path(directory), index, frame)
+    write_chunk(Path(directory), index, frame, metadata)
     return file_sha256(chunk_path(Path(directory), index))  # for the client's ledger: no re-read there
 
 
@@ -252,8 +253,9 @@ def _run_chunks(client, plan, chunks, store, quiet, initial) -> dict[int, pl.Dat
     from distributed import as_completed
     token = uuid.uuid4().hex[:8]
     target = None if directory is None else str(directory)
-    futures = [client.submit(run_chunk, plan, chunk.index, target, key=f"dokosim-chunk-{chunk.index:06d}-{token}",
-                             pure=False)
+    metadata = None if store is None else store.metadata
+    futures = [client.submit(run_chunk, plan, chunk.index, target, metadata,
+                             key=f"dokosim-chunk-{chunk.index:06d}-{token}", pure=False)
                for chunk in chunks]
     by_key = {f.key: chunk for f, chunk in zip(futures, chunks)}
     frames = {}

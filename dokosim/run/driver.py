@@ -1,7 +1,10 @@
 """The run driver: a chunked run written to a directory that any interruption leaves resumable.
 
 A run is a sequence of chunks (index, first unit, count: deals, sessions or seatings), each a pure
-function of the run's plan. ``ChunkStore`` keeps such a run's directory:
+function of the run's plan. ``ChunkStore`` keeps such a run's directory ``DIR``, which holds only
+the chunk files (``part-NNNNNN.parquet``), so that ``pl.read_parquet(DIR)``, ``pd.read_parquet(DIR)``
+and DuckDB read it whole; the run's own files are beside it, in ``DIR.dokosim/`` (``meta_dir``;
+a run written before 5 December 2026 keeps them in ``DIR`` itself, and is read and resumed there):
 
 * ``manifest.json`` holds the plan (what decides the rows) and its hash (``plan_hash``: sha256
   of the identity keys), written before any work;
@@ -31,7 +34,8 @@ import polars as pl
 from .conditions import check_predicates
 from .outputs import check_directory, deferred_interrupt, reason, replace_atomically, writing
 
-LEDGER = "_chunks.jsonl"  # a leading underscore: Arrow and DuckDB readers of the directory skip it
+LEDGER = "_chunks.jsonl"
+META_SUFFIX = ".dokosim"  # DIR.dokosim/ beside the run directory DIR: its manifest and ledger
 PLAN_KEY = "plan_hash"
 MANIFEST = "manifest.json"
 
@@ -64,11 +68,31 @@ def chunk_path(directory: Path, index: int) -> Path:
     return directory / f"part-{index:06d}.parquet"
 
 
-def write_chunk(directory: Path, index: int, frame: pl.DataFrame) -> None:
+def write_chunk(directory: Path, index: int, frame: pl.DataFrame, metadata: dict[str, str] | None = None) -> None:
     """Write one chunk under a temporary name, then rename it into place (the temporary file is
-    removed on any error or Ctrl-C, so only whole chunks are left). A failed write raises
-    ``outputs.WriteFailed`` naming the chunk file and the reason."""
-    replace_atomically(chunk_path(directory, index), lambda tmp: write_parquet(frame, tmp))
+    removed on any error or Ctrl-C, so only whole chunks are left), with the Parquet key-value
+    ``metadata`` (parquet_metadata). A failed write raises ``outputs.WriteFailed`` naming the
+    chunk file and the reason."""
+    replace_atomically(chunk_path(directory, index), lambda tmp: write_parquet(frame, tmp, metadata))
+
+
+METADATA_KEYS = ("seed", "rules", "strategies", "teacher", "player")
+"""Manifest entries each chunk file also carries on its own, as ``dokosim.<key>`` (JSON)."""
+
+
+def parquet_metadata(manifest: dict) -> dict[str, str]:
+    """The key-value metadata of a run's chunk files: the whole plan as ``dokosim.manifest``
+    (JSON), ``dokosim.version``, and the entries of METADATA_KEYS the plan has (e.g.
+    ``dokosim.seed``, ``dokosim.rules``, ``dokosim.strategies``), so that a file read on its own
+    (``pyarrow.parquet.read_metadata(f).metadata``, ``pl.read_parquet_metadata(f)``) says what
+    made it."""
+    from ..version import __version__
+    meta = {"dokosim.manifest": json.dumps(manifest, sort_keys=True, default=str),
+            "dokosim.version": str(manifest.get("dokosim_version", __version__))}
+    for key in METADATA_KEYS:
+        if key in manifest:
+            meta[f"dokosim.{key}"] = json.dumps(manifest[key], sort_keys=True, default=str)
+    return meta
 
 
 def write_parquet(frame: pl.DataFrame, path: Path, metadata: dict[str, str] | None = None) -> None:
@@ -84,14 +108,60 @@ def write_json_atomic(path: Path, obj: dict) -> None:
     replace_atomically(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=2) + "\n"))
 
 
+def meta_dir(directory) -> Path:
+    """Where the run in ``directory`` keeps its manifest and ledger: ``DIR.dokosim`` beside it, or
+    ``directory`` itself for a run written that way before (its manifest.json is there)."""
+    directory = Path(directory)
+    if (directory / MANIFEST).is_file():
+        return directory
+    named = directory if directory.name not in ("", ".", "..") else directory.absolute().resolve()
+    return named.with_name(named.name + META_SUFFIX)
+
+
+def remove_run(directory) -> None:
+    """Delete the run directory ``directory`` and its manifest and ledger beside it (meta_dir)."""
+    import shutil
+    meta = meta_dir(directory)
+    shutil.rmtree(directory, ignore_errors=True)
+    if meta != Path(directory):
+        shutil.rmtree(meta, ignore_errors=True)
+
+
+def manifest_path(directory) -> Path:
+    """The manifest file of the run in ``directory`` (meta_dir)."""
+    return meta_dir(directory) / MANIFEST
+
+
+def manifest_from_parts(directory) -> dict | None:
+    """The plan a run's chunk files carry (``dokosim.manifest`` of the first ``part-*.parquet`` with
+    it, parquet_metadata), for a run directory copied without its manifest beside it; None if no
+    chunk file carries one."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    for part in sorted(Path(directory).glob("part-*.parquet")):
+        try:
+            meta = pq.read_metadata(part).metadata or {}
+            text = meta.get(b"dokosim.manifest")
+            obj = json.loads(text) if text else None
+        except (OSError, ValueError, pa.ArrowException):
+            continue  # a damaged chunk: the next one may say
+        if isinstance(obj, dict):
+            return obj
+    return None
+
+
 def read_manifest(directory: Path, error: type[DatasetError] = DatasetError) -> dict:
-    """The manifest of the dataset ``directory``; ``error`` (a DatasetError) with one line when it
-    is missing, unreadable, not JSON or not a JSON object."""
-    path = Path(directory) / "manifest.json"
+    """The manifest of the dataset ``directory``: beside it (meta_dir), or else the plan its chunk
+    files carry (manifest_from_parts: a directory copied on its own); ``error`` (a DatasetError)
+    with one line when there is none, or it is unreadable, not JSON or not a JSON object."""
+    path = manifest_path(directory)
     try:
         obj = json.loads(path.read_bytes())
     except FileNotFoundError:
-        raise error(f"{directory} is not a dokosim dataset (no manifest.json)") from None
+        obj = manifest_from_parts(directory)
+        if obj is None:
+            raise error(f"{directory} is not a dokosim dataset (no {path}, and no chunk file says what "
+                        f"made it)") from None
     except OSError as exc:
         raise error(f"cannot read {path}: {reason(exc)}") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
@@ -146,10 +216,12 @@ class ChunkStore:
 
     def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1):
         self.directory = Path(directory)
+        self.meta = meta_dir(self.directory)
         self.keys = tuple(keys)
         self.rows_per_unit = rows_per_unit
         self.plan = plan_hash(manifest, self.keys)
         self.manifest = {**manifest, PLAN_KEY: self.plan}
+        self.metadata = parquet_metadata(self.manifest)
         self.done: set[int] = set()
 
     # ---------------------------------------------------------------- opening
@@ -160,12 +232,21 @@ class ChunkStore:
         verify the one there for ``chunks``; the chunks that verify are in ``done``."""
         store = cls(directory, manifest, keys, rows_per_unit)
         directory = check_directory(Path(directory))
-        path = directory / MANIFEST
+        if store.meta != directory:
+            check_directory(store.meta)
+        path = store.meta / MANIFEST
         with writing(directory):
+            was_there = directory.exists()
             directory.mkdir(parents=True, exist_ok=True)
-            exists = path.exists()
-            if not exists and any(not f.name.endswith(".tmp") for f in directory.iterdir()):
-                raise error(f"--out {str(directory)!r} is not empty and has no {MANIFEST}")
+            store.meta.mkdir(parents=True, exist_ok=True)
+            chunks_there = any(directory.glob("part-*.parquet"))
+            # the manifest beside a run directory that was deleted binds nothing: a fresh run
+            exists = path.exists() and was_there
+            if not path.exists() and chunks_there and manifest_from_parts(directory) is not None:
+                exists = True  # copied without its manifest and ledger: the chunks say the plan
+            elif not path.exists() and any(not f.name.endswith(".tmp") for f in directory.iterdir()):
+                raise error(f"--out {str(directory)!r} is not empty and is not a dokosim run (no {path} "
+                            f"beside it)")
         if exists:
             old = read_manifest(directory, error=error)
             for key in store.keys:
@@ -236,19 +317,19 @@ class ChunkStore:
 
     def _rewrite_ledger(self, entries: list[dict]) -> None:
         text = "".join(json.dumps(e) + "\n" for e in entries)
-        replace_atomically(self.directory / LEDGER, lambda tmp: tmp.write_text(text))
+        replace_atomically(self.meta / LEDGER, lambda tmp: tmp.write_text(text))
 
     def write(self, chunk: Chunk, frame: pl.DataFrame) -> None:
         """Write ``chunk``'s frame atomically and enter it in the ledger."""
-        write_chunk(self.directory, chunk.index, frame)
+        write_chunk(self.directory, chunk.index, frame, self.metadata)
         self.record(chunk)
 
     def record(self, chunk: Chunk, sha256: str | None = None) -> None:
         """Enter a chunk file already in place in the ledger: one line appended (Ctrl-C waits for
         it). ``sha256``: the file's, as its writer (a Dask worker) computed it; else read here."""
         entry = self._entry(chunk, sha256 or file_sha256(self.directory / chunk_name(chunk.index)))
-        with deferred_interrupt(), writing(self.directory / LEDGER):
-            with open(self.directory / LEDGER, "a") as ledger:
+        with deferred_interrupt(), writing(self.meta / LEDGER):
+            with open(self.meta / LEDGER, "a") as ledger:
                 ledger.write(json.dumps(entry) + "\n")
                 ledger.flush()
                 os.fsync(ledger.fileno())
@@ -259,12 +340,13 @@ def read_ledger(directory: Path) -> dict[str, dict] | None:
     """The ledger of a run directory: {file name: entry}, the last line of a file winning; a line
     that is not a whole entry (a torn last line) is skipped. None when the directory has no
     ledger (written before it)."""
+    path = meta_dir(directory) / LEDGER
     try:
-        text = (Path(directory) / LEDGER).read_text()
+        text = path.read_text()
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise DatasetError(f"cannot read {Path(directory) / LEDGER}: {reason(exc)}") from None
+        raise DatasetError(f"cannot read {path}: {reason(exc)}") from None
     entries = {}
     for line in text.splitlines():
         try:

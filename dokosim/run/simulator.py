@@ -3,7 +3,6 @@ plan's deals in chunks through the deal loop; ``simulate``, sessions, Dask and t
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass, field
 
 import numba
@@ -291,7 +290,5 @@ class Simulator:
 
 
 def _progress(total: int, quiet: bool, initial: int = 0):
-    from tqdm import tqdm
-    disable = quiet or not sys.stderr.isatty()
-    return tqdm(total=total, initial=initial, unit=" deals", unit_scale=True, disable=disable,
-                smoothing=0.1, dynamic_ncols=True)
+    from .progress import progress_bar
+    return progress_bar(quiet, total=total, initial=initial, unit=" deals", unit_scale=True, smoothing=0.1)

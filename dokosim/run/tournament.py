@@ -20,7 +20,6 @@ import contextlib
 import itertools
 import json
 import math
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,11 +214,14 @@ def _open_out(out, manifest: dict, n_seatings: int, deals: int):
 
 
 def _write_info(directory: Path, info: dict) -> None:
-    """``tournament.json``: the settings and the results (a temporary name, then a rename)."""
-    from .driver import write_json_atomic
+    """``tournament.json`` beside the run directory (in ``DIR.dokosim/``, driver.meta_dir, so that
+    the directory holds only Parquet files): the settings and the results (a temporary name, then
+    a rename)."""
+    from .driver import meta_dir, write_json_atomic
     with writing(directory):
         directory.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(directory / "tournament.json", info)
+        meta_dir(directory).mkdir(parents=True, exist_ok=True)
+    write_json_atomic(meta_dir(directory) / "tournament.json", info)
 
 
 def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", params=None,
@@ -351,8 +353,8 @@ def _label_frame(frame: pl.DataFrame, index: int, seat_tags: list[str]) -> pl.Da
 
 
 def _progress(items, quiet: bool):
-    from tqdm import tqdm
-    return tqdm(items, unit=" seatings", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    from .progress import progress_bar
+    return progress_bar(quiet, iterable=items, unit=" seatings")
 
 
 # ---------------------------------------------------------------------------- output

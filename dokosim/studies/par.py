@@ -14,7 +14,6 @@ by both sides).
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 import numpy as np
@@ -56,7 +55,7 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     from concurrent.futures import ProcessPoolExecutor, as_completed
     import multiprocessing
 
-    from tqdm import tqdm
+    from ..run.progress import progress_bar
 
     from ..run.driver import Chunk, ChunkStore, plan_hash
     from .data import data_root
@@ -67,8 +66,7 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     directory = directory or data_root() / f"par_s{seed}_n{deals}_{plan_hash(manifest, PAR_KEYS)[:8]}"
     store = ChunkStore.open(directory, manifest, PAR_KEYS, chunks)
     todo = [c for c in chunks if c.index not in store.done]
-    bar = tqdm(total=deals, initial=deals - sum(c.count for c in todo), unit=" deals",
-               disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+    bar = progress_bar(quiet, total=deals, initial=deals - sum(c.count for c in todo), unit=" deals")
     if todo:
         from ..run.workers import die_with_parent
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),

@@ -1,0 +1,31 @@
+"""Progress bars: tqdm.auto (a widget in a Jupyter notebook, a text bar in a terminal), shown
+unless the caller is quiet or the output is neither a terminal nor a notebook (a log file, a pipe,
+CI), where a bar would only be noise."""
+from __future__ import annotations
+
+import sys
+
+
+def in_notebook() -> bool:
+    """True inside a Jupyter kernel (where stderr is not a terminal, yet a bar is wanted)."""
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    try:
+        ipython = shell.get_ipython()
+    except Exception:  # noqa: BLE001 - an IPython too old or too odd to ask: no notebook bar
+        return False
+    return ipython is not None and "IPKernelApp" in getattr(ipython, "config", {})
+
+
+def show_progress(quiet: bool = False) -> bool:
+    """Whether a long run shows a progress bar: not when ``quiet``; yes in a terminal or a notebook."""
+    return not quiet and (sys.stderr.isatty() or in_notebook())
+
+
+def progress_bar(quiet: bool = False, **kwargs):
+    """A tqdm.auto bar (``kwargs`` as tqdm's: total, initial, unit, ...), disabled where
+    ``show_progress`` says no; drawn on stderr in a terminal."""
+    from tqdm.auto import tqdm
+    kwargs.setdefault("dynamic_ncols", True)
+    return tqdm(disable=not show_progress(quiet), **kwargs)
