@@ -191,3 +191,75 @@ def test_the_table_shows_only_what_the_seat_may_see():
         assert " ".join(hand) not in text
     assert "legal now: " in text  # the help answer
     assert "Result" in text and "Score: " in text
+
+
+def test_hint_running_score_tricks_taken_and_skipping_calls(tmp_path):
+    """'h' at a card prompt gives pimc's card and the score it expects (and the card is then still
+    asked for); 'n' at the first call prompt means no call prompt for the rest of that deal; each
+    trick is followed by the tricks taken so far; after each deal of two, the running total."""
+    child = spawn(["--strategy", "simple", "--seed", "5", "--deals", "2"], tmp_path)
+    screen, hinted, declined, calls_after_decline, totals = "", False, [False, False], [0, 0], []
+    deal = 0
+    while True:
+        k = child.expect([*PROMPTS[:6], r"Running total after (\d) of 2 deals: ([^\r\n]*)\r?\n", pexpect.EOF])
+        screen += child.before + (child.after if isinstance(child.after, str) else "")
+        if k == 1:  # a call prompt
+            if declined[deal]:
+                calls_after_decline[deal] += 1
+            assert "n: no more calls this deal" in child.after
+            child.sendline("n")
+            declined[deal] = True
+        elif k in (0, 2):
+            child.sendline("")
+        elif k in (3, 4):
+            if k == 4 and not hinted:
+                child.sendline("h")
+                child.expect(r"hint: (\w\w): pimc expects ([+-]\d+\.\d) points for you after it[^\r\n]*")
+                card = child.match.group(1)
+                child.expect(PROMPTS[4])  # the card is still asked for
+                screen += child.before
+                legal, _ = legal_and_illegal(screen + child.after)
+                assert card in legal
+                child.sendline(card)
+                hinted = True
+                continue
+            legal, _ = legal_and_illegal(screen)
+            child.sendline(legal[0])
+        elif k == 5:
+            deal = min(deal + 1, 1)
+        elif k == 6:
+            totals.append([int(v) for v in re.findall(r"([+-]\d+)", child.match.group(2))])
+        else:
+            break
+    child.close()
+    assert child.exitstatus == 0, screen[-2000:]
+    assert hinted and any(declined) and calls_after_decline == [0, 0]
+    assert len(totals) == 2 and all(sum(t) == 0 for t in totals)
+    taken = re.findall(r"taken: ([^\r\n]*)", screen)
+    assert len(taken) == 24  # a line after each trick of both deals
+    for k, line in enumerate(taken):  # after trick k % 12 + 1: that many tricks; all 240 eyes at the end
+        counts = [int(n) for n in re.findall(r"(\d+) \(\d+ eyes\)", line)]
+        assert sum(counts) == k % 12 + 1, line
+    assert sum(int(e) for e in re.findall(r"\((\d+) eyes\)", taken[11])) == 240
+
+
+def test_a_hint_is_pimcs_choice_and_changes_nothing_in_the_deal():
+    """hint(game) at card decisions is the card Agent('pimc') plays there (the same search on the
+    same random stream), and the game (its state and its random stream) is as before."""
+    import numpy as np
+
+    from dokosim import Agent, Game
+    from dokosim.game.hint import hint
+    pimc, heuristic = Agent("pimc"), Agent("heuristic")
+    checked = 0
+    for deal_id in range(3):
+        game = Game("ddv", seed=3, deal_id=deal_id)
+        while not game.is_terminal():
+            if game.phase == "card" and len(game.legal_actions()) > 1 and game.current_player == 0:
+                state, stream = game._g.copy(), game._rng.copy()
+                action, text = hint(game)
+                assert np.array_equal(game._g, state) and np.array_equal(game._rng, stream)
+                assert action == pimc.act(game.clone()) and "pimc expects" in text
+                checked += 1
+            game.apply_action(heuristic.act(game))
+    assert checked >= 10

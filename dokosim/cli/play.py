@@ -34,8 +34,11 @@ def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_ca
 
     Your hand is shown sorted by the contract's trump order, the legal cards marked *; type a
     card (QC, TH, 9S), a reservation (healthy, queens_solo, ...), a call (re, kontra, no90, ...)
-    or pass; an empty line takes the default in brackets; '?' lists what is legal, 'quit'
-    stops. Each trick's winner and, at the end, the result and the score are shown.
+    or pass; an empty line takes the default in brackets; '?' lists what is legal, 'h' gives a
+    hint (what pimc would play, and the score it expects after each choice), 'n' at a call
+    prompt passes and asks no more calls that deal, 'quit' stops. Each trick's winner and the
+    tricks each seat has taken are shown, at the end the result and the score, and over several
+    deals the running totals.
     """
     from ..game.agents import AgentError
     from ..game.game import GameError

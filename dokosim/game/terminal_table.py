@@ -3,7 +3,10 @@
 The table is a ``dokosim.Game``; the person at ``seat`` types actions, the other seats are
 compiled strategies (``dokosim.Agent``). What is shown is the person's ``Game.observation``:
 their hand (sorted by the contract's trump order, legal cards marked ``*``), the trick on the
-table, who won each trick, the calls, and at the end the result and the score. A bot's
+table, who won each trick and the tricks and eyes each seat has taken, the calls, and at the end
+the result, the score and, over several deals, the running totals. ``h`` asks for a hint (what
+``pimc`` would play, and its expected score for each choice: game/hint.py); at a call prompt
+``n`` passes and asks no more calls that deal. A bot's
 reservation shows only as "healthy" or "reservation" and a poverty's cards only to the two
 seats that exchange them, as at a real table. Output goes through ``rich`` (colour where the
 terminal has it; ``NO_COLOR`` turns it off); input is read line by line, so a script (or
@@ -29,7 +32,9 @@ PASS = action_id("pass")
 HEALTHY = action_id("healthy")
 FIRST_CALL = action_id("re")
 QUIT_WORDS = ("q", "quit", "exit")
-HELP_WORDS = ("?", "h", "help")
+HELP_WORDS = ("?", "help")
+HINT_WORDS = ("h", "hint")
+NO_CALLS_WORDS = ("n", "no")  # at a call prompt: pass, and no more call questions this deal
 
 
 class SaveFailed(Exception):
@@ -97,6 +102,7 @@ class Table:
         self.options = options
         self.console = console or Console(highlight=False)
         self.read_line = read_line or self.read_terminal_line
+        self.calls_declined = False  # the person typed 'n' at a call prompt: no more this deal
         self.bots = {}
         others = [s for s in range(4) if s != options.seat]
         for s, name in zip(others, options.strategies, strict=True):
@@ -117,6 +123,9 @@ class Table:
             for s in range(4):
                 o.totals[s] += score[s]
             self.show_result(game)
+            if o.deals > 1:
+                self.say(f"Running total after {k + 1} of {o.deals} deals: "
+                         + ", ".join(self._seat_score(s, o.totals[s]) for s in range(4)))
             if o.save is not None:
                 try:
                     append_line(o.save, json.dumps(game.to_record()))
@@ -133,15 +142,16 @@ class Table:
         me = self.options.seat
         shown_tricks = 0
         contract_told = False
+        self.calls_declined = False
         while not game.is_terminal():
             if not contract_told and game.phase in ("call", "card"):
                 self.show_contract(game)
                 contract_told = True
             seat = game.current_player
             phase = game.phase
-            if seat == me and phase == "call" and self.options.ask_calls == "mine" \
-                    and next_card_seat(game) != me:
-                action = PASS  # calls are offered before the person's own cards (every deadline is one)
+            if seat == me and phase == "call" and (self.calls_declined or (
+                    self.options.ask_calls == "mine" and next_card_seat(game) != me)):
+                action = PASS  # declined for the deal, or not before the person's own card (every deadline is one)
             elif seat == me:
                 action = self.ask(game)
             else:
@@ -152,6 +162,7 @@ class Table:
             while shown_tricks < len(tricks):
                 self.show_trick(shown_tricks, tricks[shown_tricks])
                 shown_tricks += 1
+                self.show_taken(tricks[:shown_tricks])
 
     def read_terminal_line(self, prompt: str) -> str:
         """Print ``prompt`` and read a line of standard input; EOFError at its end.
@@ -203,6 +214,14 @@ class Table:
             if text.lower() in HELP_WORDS:
                 self.say(self._help(legal))
                 continue
+            if text.lower() in HINT_WORDS:
+                from .hint import hint
+                _, why = hint(game)
+                self.say(f"[yellow]hint: {escape(why)}[/]")
+                continue
+            if obs["phase"] == "call" and text.lower() in NO_CALLS_WORDS:
+                self.calls_declined = True
+                return PASS
             if not text and default is not None:
                 return default
             try:
@@ -225,7 +244,7 @@ class Table:
         if phase == "reservation":
             return f"Your reservation ({names}) [healthy]: ", HEALTHY if HEALTHY in legal else None
         if phase == "call":
-            return f"Call? ({names}) [pass]: ", PASS
+            return f"Call? ({names}; n: no more calls this deal) [pass]: ", PASS
         if phase == "poverty":
             if action_id("accept") in legal:
                 return f"Take the poverty? ({names}) [pass]: ", PASS
@@ -238,8 +257,8 @@ class Table:
 
     def _help(self, legal: list[int]) -> str:
         return (f"legal now: {escape(self._names(legal))}. Cards as on screen (QC, TH, 9S; any case), "
-                "calls by name (re, kontra, no90, ...), 'pass', empty for the default in brackets, "
-                "'quit' to stop.")
+                "calls by name (re, kontra, no90, ...), 'pass', 'n' at a call: no more calls this deal, "
+                "empty for the default in brackets, 'h' for a hint, 'quit' to stop.")
 
     def show_view(self, obs: dict, turn: int) -> None:
         """The person's hand (legal cards marked), the trick on the table, the calls."""
@@ -289,6 +308,15 @@ class Table:
         cards = ", ".join(f"{s}:{c}" for s, c in trick["cards"])
         who = "you" if trick["winner"] == self.options.seat else f"seat {trick['winner']}"
         self.say(f"[cyan]trick {index + 1} ({cards}) won by {who}, {eyes} eyes[/]")
+
+    def show_taken(self, tricks: list[dict]) -> None:
+        """The tricks and eyes each seat has taken so far (public: every card is seen)."""
+        taken, eyes = [0] * 4, [0] * 4
+        for trick in tricks:
+            taken[trick["winner"]] += 1
+            eyes[trick["winner"]] += sum(card_eyes(c) for _, c in trick["cards"])
+        self.say("  taken: " + ", ".join(
+            f"{'you' if s == self.options.seat else f'seat {s}'} {taken[s]} ({eyes[s]} eyes)" for s in range(4)))
 
     def show_result(self, game: Game) -> None:
         """The deal's result: contract, parties, eyes, winner, game value and each seat's score."""
