@@ -23,6 +23,7 @@ _PUBLIC = {
     "DDOracle": ("dokosim.dd.oracle", "DDOracle"),
     "VectorGame": ("dokosim.game.vector", "VectorGame"),
     "dataset": ("dokosim.run.dataset", None),  # the module: dokosim.dataset.cards(df), .scan(DIR)
+    "cards": ("dokosim.game.cards", None),  # the module: trumps, suit, trick_winner, eyes
 }
 
 

@@ -40,3 +40,19 @@ def test_the_rules_and_the_record_format_ship_with_the_package():
     named = re.findall(r"^the (?:rules|record format): +(\S+)$", result.output, re.M)
     assert [Path(p) for p in named] == [RULES_FILE, GAME_RECORD_FILE]
     assert all(Path(p).is_file() for p in named)
+
+
+def test_the_twenty_line_agent_in_the_game_docs_plays_a_tournament(capsys):
+    """docs/game.md's example agent (the block marked ``# example: trick_taker``) runs as written:
+    it registers, plays a 100-deal duplicate tournament against simple and prints the difference
+    with its interval; the agent (the class) is at most 20 lines."""
+    text = (DOCS / "game.md").read_text()
+    block = re.search(r"```python\n(# example: trick_taker\n.*?)```", text, re.S).group(1)
+    agent = block.split("class TrickTaker:", 1)[1].split("\nregister_agent", 1)[0]
+    assert 1 + len([line for line in agent.splitlines() if line.strip()]) <= 20
+    exec(compile(block, "docs/game.md", "exec"), {})  # noqa: S102 - the docs' own example, as written
+    printed = capsys.readouterr().out.strip()
+    from dokosim.game.agents import _PYTHON_AGENTS
+    _PYTHON_AGENTS.pop("trick_taker", None)
+    mean, lo, hi = (float(v) for v in re.findall(r"[-+]?\d+\.\d+", printed)[:3])
+    assert lo < mean < hi, printed

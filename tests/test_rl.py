@@ -77,3 +77,43 @@ def test_an_illegal_action_raises_naming_it():
     env.reset(seed=1)
     with pytest.raises(GameError, match="action QC is not legal"):
         env.step(action_id("QC"))  # the reservation phase
+
+
+def test_the_api_tests_pass_with_built_in_opponents_and_as_a_parallel_env():
+    from pettingzoo.test import parallel_api_test
+    api_test(rl.env(seed=5, opponents="heuristic"), num_cycles=300, verbose_progress=False)
+    api_test(rl.env(seed=6, opponents={1: "simple", 3: "net"}), num_cycles=300, verbose_progress=False)
+    parallel_api_test(rl.parallel_env(seed=7), num_cycles=300)
+    parallel_api_test(rl.parallel_env(seed=8, opponents="heuristic"), num_cycles=300)
+
+
+def test_opponents_play_the_simulators_deal_and_only_the_learner_is_asked():
+    """With heuristic opponents at seats 1-3 and heuristic's own choices fed for player_0, every
+    episode is the simulator's deal of heuristic at every seat (the same scores), and the
+    environment asks player_0 only."""
+    import dokosim
+    from dokosim import Agent
+    sim = dokosim.simulate(6, seed=9, strategy="heuristic")
+    me = Agent("heuristic")
+    aec = rl.env(seed=9, opponents="heuristic")
+    par = rl.parallel_env(seed=9, opponents="heuristic")
+    for deal_id in range(6):
+        aec.reset(seed=9 if deal_id == 0 else None)
+        assert aec.possible_agents == ["player_0"]
+        for agent in aec.agent_iter():
+            _, reward, done, _, _ = aec.last()
+            assert agent == "player_0"
+            aec.step(None if done else me.act(aec.unwrapped.game))
+        assert reward == sim["score_0"][deal_id]
+        obs, _ = par.reset(seed=9 if deal_id == 0 else None)
+        while par.agents:
+            assert obs["player_0"]["action_mask"].any()  # the only agent is always the one to act
+            obs, rewards, *_ = par.step({"player_0": me.act(par.game)})
+        assert rewards == {"player_0": sim["score_0"][deal_id]}
+
+
+def test_bad_opponents_are_one_line():
+    for bad, needle in [({4: "heuristic"}, "seat 4"), ("nonsense", "nonsense"),
+                        ({0: "simple", 1: "simple", 2: "simple", 3: "simple"}, "all four")]:
+        with pytest.raises(ValueError, match=needle):
+            rl.env(opponents=bad)

@@ -1,7 +1,8 @@
 """Agents for ``dokosim.Game``: the compiled strategies as ``Agent(name)``, and Python agents.
 
 A *Python agent* is any object with ``act(observation, legal_actions) -> action``: the
-observation is ``Game.observation(seat)`` (a dict), ``legal_actions`` the legal action ids;
+observation is ``Game.observation(seat)`` (a dict; with the class attribute ``card_ids = True``, its cards as
+ids 0-23, like the actions), ``legal_actions`` the legal action ids;
 it returns one of them (docs/game.md). Such agents play in ``dokosim tournament``
 (``--strategy-path mypkg.bot:MyAgent``, or an entry point in the group ``dokosim.agents``):
 their seatings are played through ``Game`` in Python, with the compiled strategies at the
@@ -180,7 +181,8 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
             is_python, agent = seats[seat]
             if is_python:
                 try:
-                    action = agent.act(game.observation(seat), game.legal_actions())
+                    obs = game.observation(seat, ids=bool(getattr(agent, "card_ids", False)))
+                    action = agent.act(obs, game.legal_actions())
                 except Exception as exc:  # noqa: BLE001  the user's agent: name the deal, the seat, the place
                     raise AgentError(f"agent {names[seat]!r} at seat {seat} raised on deal {deal_id} (seed {seed}): "
                                      f"{where_raised(exc)}") from None

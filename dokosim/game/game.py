@@ -30,6 +30,8 @@ ACTION_NAMES = (tuple(type_name(t) for t in range(24)) + RESERVATION_NAMES + CAL
                 + ("pass", "accept"))
 N_ACTIONS = gs.N_ACTIONS
 OBSERVATION_LEN = gs.OBS_LEN
+INFO_STATE_LEN = gs.OBS_LEN + 48 * 24 + 4 * 5
+"""Game.information_state_tensor's length: the observation, 48 plays one-hot, 4 seats x 5 call levels."""
 _ACTION_IDS = {name: i for i, name in enumerate(ACTION_NAMES)}
 _CALL_LEVEL_NAMES = ("", "re", "no90", "no60", "no30", "schwarz")
 assert len(ACTION_NAMES) == N_ACTIONS
@@ -81,6 +83,17 @@ def action_id(text: str) -> int:
     except ValueError:
         raise GameError(f"unknown action {text!r}; valid: a card (QC, TH, ...), "
                         f"{', '.join(ACTION_NAMES[24:])}") from None
+
+
+def _card_ids(obs: dict) -> dict:
+    """``obs`` with every card name replaced by its id (0-23)."""
+    ids = {type_name(t): t for t in range(24)}
+    out = dict(obs, hand=[ids[c] for c in obs["hand"]], trick=[[s, ids[c]] for s, c in obs["trick"]],
+               tricks=[dict(t, cards=[[s, ids[c]] for s, c in t["cards"]]) for t in obs["tricks"]])
+    if isinstance(obs.get("poverty"), dict):
+        out["poverty"] = {k: ([ids[c] for c in v] if k in ("passed", "returned") else v)
+                          for k, v in obs["poverty"].items()}
+    return out
 
 
 def _bit_tables():
@@ -269,10 +282,15 @@ class Game:
         return new
 
     # ------------------------------------------------------------------ observations
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int, ids: bool = False) -> dict:
         """What ``seat`` knows, as a dict: its hand, the trick on the table, every trick so far with
-        who played what, the calls, the contract and what the seat knows of the parties."""
-        seat = _seat(seat)
+        who played what, the calls, the contract and what the seat knows of the parties. Cards are
+        names (``"QC"``); with ``ids=True`` they are card ids 0-23, the vocabulary of
+        ``legal_actions`` (a card's action id; ``dokosim.cards.CARDS`` names them)."""
+        obs = self._observation(_seat(seat))
+        return _card_ids(obs) if ids else obs
+
+    def _observation(self, seat: int) -> dict:
         g = self._g
         st = g[gs.O_ST:gs.O_ST + ST_LEN]
         phase = int(g[gs.G_PHASE])
@@ -314,6 +332,26 @@ class Game:
                     pov["returned"] = [card_name(c) for c in mask_cards(int(g[gs.G_PV_RETURNED]))]
                 obs["poverty"] = pov
         return obs
+
+    def information_state_tensor(self, seat: int) -> np.ndarray:
+        """Everything ``seat`` has seen, in order, as a float32 array of INFO_STATE_LEN (perfect
+        recall, as OpenSpiel's information state): the observation tensor, then for each of the
+        48 card positions the card played there one-hot by id (24 per position, in play order,
+        zeros for cards not yet played), then for each seat and call level (Re or Kontra, no 90,
+        no 60, no 30, schwarz) the moment it was said, (cards played then + 1) / 49, 0 if not."""
+        out = np.zeros(INFO_STATE_LEN, dtype=np.float32)
+        seat = _seat(seat)
+        gs.observation_fill(self._g, seat, out[:gs.OBS_LEN])
+        g = self._g
+        n = int(g[gs.O_ST + P_NPLAYED])
+        plays = g[gs.O_PLAYS:gs.O_PLAYS + n]
+        out[gs.OBS_LEN + 24 * np.arange(n) + (plays >> 1)] = 1.0
+        base = gs.OBS_LEN + 48 * 24
+        n_calls = int(g[gs.G_N_CALLS])
+        for k, who, level in g[gs.O_CALL_LOG:gs.O_CALL_LOG + 3 * n_calls].reshape(n_calls, 3).tolist():
+            if 1 <= level <= 5:
+                out[base + 5 * who + level - 1] = (k + 1) / 49.0
+        return out
 
     def observation_tensor(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """What ``seat`` knows as a float32 array of OBSERVATION_LEN (layout in docs/game.md);

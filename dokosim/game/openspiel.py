@@ -6,7 +6,9 @@ any OpenSpiel algorithm. The first node is a chance node that picks one of ``dea
 ``seed`` (uniformly), dealt as ``dokosim simulate`` deals them; then the four players act as the
 rules say (reservations, a poverty's exchange, calls, cards) with the action ids of docs/game.md,
 and the returns are the scores of the deal. Observation tensors are ``Game.observation_tensor``
-(only what the player may see). Parameters: ``seed`` (int), ``deals`` (int, the chance node's
+(only what the player may see now); information state tensors are
+``Game.information_state_tensor`` (perfect recall: the observation plus every card in the order
+played and when each call was made). Parameters: ``seed`` (int), ``deals`` (int, the chance node's
 outcomes), ``rules`` (a preset name), ``calls`` (bool).
 """
 from __future__ import annotations
@@ -18,7 +20,7 @@ try:
 except ImportError as exc:  # the optional extra is not installed
     raise ImportError("dokosim.game.openspiel needs OpenSpiel: pip install 'dokosim[openspiel]'") from exc
 
-from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game
+from .game import ACTION_NAMES, INFO_STATE_LEN, N_ACTIONS, OBSERVATION_LEN, Game
 
 SHORT_NAME = "python_doppelkopf"
 MAX_SCORE = 200  # a bound on any seat's score in a deal without bock (the game value, tripled for a soloist)
@@ -35,8 +37,8 @@ GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=4,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULT_PARAMS)
@@ -61,7 +63,10 @@ class DoppelkopfGame(pyspiel.Game):
         return DoppelkopfState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer of ``Game.observation_tensor``."""
+        """The observer of ``Game.information_state_tensor`` for perfect recall (what OpenSpiel
+        asks for the information state, and the default), else of ``Game.observation_tensor``."""
+        if iig_obs_type is None or iig_obs_type.perfect_recall:
+            return DoppelkopfObserver(information_state=True)
         return DoppelkopfObserver()
 
 
@@ -118,16 +123,20 @@ class DoppelkopfState(pyspiel.State):
 
 
 class DoppelkopfObserver:
-    """``Game.observation_tensor(player)`` as OpenSpiel's observer (zeros before the deal)."""
+    """``Game.observation_tensor(player)``, or with ``information_state`` its
+    ``information_state_tensor(player)``, as OpenSpiel's observer (zeros before the deal)."""
 
-    def __init__(self):
-        self.tensor = np.zeros(OBSERVATION_LEN, np.float32)
-        self.dict = {"observation": self.tensor}
+    def __init__(self, information_state: bool = False):
+        self.information_state = information_state
+        self.tensor = np.zeros(INFO_STATE_LEN if information_state else OBSERVATION_LEN, np.float32)
+        self.dict = {"information_state" if information_state else "observation": self.tensor}
 
     def set_from(self, state: DoppelkopfState, player: int):
-        """Fill the tensor with what ``player`` sees in ``state``."""
+        """Fill the tensor with what ``player`` sees (or has seen) in ``state``."""
         if state.game is None:
             self.tensor[:] = 0
+        elif self.information_state:
+            self.tensor[:] = state.game.information_state_tensor(player)
         else:
             state.game.observation_tensor(player, out=self.tensor)
 
@@ -136,8 +145,12 @@ class DoppelkopfObserver:
         if state.game is None:
             return "before the deal"
         obs = state.game.observation(player)
-        return (f"phase {obs['phase']} hand {' '.join(obs['hand'])} trick "
+        text = (f"phase {obs['phase']} hand {' '.join(obs['hand'])} trick "
                 + " ".join(f"{s}:{c}" for s, c in obs["trick"]))
+        if self.information_state:  # every card so far in order, and the calls with their moments
+            text += (" played " + " ".join(f"{s}:{c}" for t in obs["tricks"] for s, c in t["cards"])
+                     + " calls " + " ".join(f"{c['seat']}:{c['call']}@{c['cards_played']}" for c in obs["calls"]))
+        return text
 
 
 pyspiel.register_game(GAME_TYPE, DoppelkopfGame)
