@@ -3,6 +3,7 @@ files in DIR, so polars, pandas and DuckDB read the directory as it is; each fil
 metadata says what made it; ``dokosim.dataset.cards`` decodes the hands; a directory copied
 without its manifest beside it is still understood."""
 import collections
+import hashlib
 import json
 import shutil
 
@@ -70,15 +71,19 @@ def test_a_directory_copied_alone_is_still_shown_and_resumed(dataset, tmp_path):
     (copy / "part-000002.parquet").unlink()
     shown = CliRunner().invoke(main, ["show", str(copy), "--deal-id", "7"])
     assert shown.exit_code == 0 and "contract:" in shown.output, shown.output
-    kept = {p.name: p.stat().st_mtime_ns for p in copy.glob("part-*.parquet")}
+    kept = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in copy.glob("part-*.parquet")}
+    inodes = {p.name: p.stat().st_ino for p in copy.glob("part-*.parquet")}
     again = CliRunner().invoke(main, ["simulate", "--deals", "900", "--chunk-size", "300", "--seed", "5",
                                       "--strategy", "heuristic", "--quiet", "--out", str(copy)])
     assert again.exit_code == 0, again.output
-    assert {p.name: p.stat().st_mtime_ns for p in copy.glob("part-*.parquet") if p.name in kept} == kept
+    assert {p.name: p.stat().st_ino for p in copy.glob("part-*.parquet") if p.name in kept} == inodes  # not rewritten
+    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in copy.glob("part-*.parquet")
+            if p.name in kept} == kept
     assert_frame_equal(dokosim.dataset.scan(copy).collect().sort("deal_id"), memory)
+    shutil.rmtree(driver.meta_dir(copy))  # copied alone again: the chunks' metadata refuses another plan
     other = CliRunner().invoke(main, ["simulate", "--deals", "900", "--chunk-size", "300", "--seed", "6",
                                       "--strategy", "heuristic", "--quiet", "--out", str(copy)])
-    assert other.exit_code == 2 and "seed" in other.output  # another plan is refused, as before
+    assert other.exit_code == 2 and "seed=5, not 6 (the plan its chunks carry)" in other.output, other.output
 
 
 def test_cards_decodes_every_hand_as_the_one_hand_decoder_does(dataset):
@@ -91,7 +96,7 @@ def test_cards_decodes_every_hand_as_the_one_hand_decoder_does(dataset):
         for s in range(4):
             assert collections.Counter(decoded[f"hand_{s}"]) == collections.Counter(mask_str(row[f"hand_{s}"]).split())
     long = dokosim.dataset.cards(memory.lazy(), long=True)
-    assert long.columns == ["deal_id", "seat", "card", "kind"] and long.height == 900 * 48
+    assert long.columns == ["row", "deal_id", "seat", "card", "kind"] and long.height == 900 * 48
     assert long.group_by("deal_id", "seat").len()["len"].unique().to_list() == [12]
     names = dokosim.dataset.CARD_NAMES
     assert all(names[k] == c for k, c in long.select("kind", pl.col("card").cast(pl.String)).unique().iter_rows())
@@ -115,3 +120,37 @@ def test_progress_bars_show_in_a_terminal_or_a_notebook_only(monkeypatch):
     terminal_ipython = types.SimpleNamespace(config={"TerminalInteractiveShell": {}})
     monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: terminal_ipython))
     assert not progress.show_progress(False)
+
+
+def test_chunks_of_another_run_are_never_played_over(dataset, tmp_path):
+    """A stale DIR.dokosim beside chunks of another run (DIR replaced by a copy of another run):
+    the chunks' own plan wins and the command is refused before any work, every chunk untouched;
+    a refused command leaves no DIR.dokosim behind."""
+    out, _ = dataset
+    other = tmp_path / "other"
+    assert CliRunner().invoke(main, ["simulate", "--deals", "600", "--chunk-size", "300", "--seed", "7",
+                                     "--quiet", "--out", str(other)]).exit_code == 0
+    shutil.rmtree(other)
+    shutil.copytree(out, other)  # seed 5's chunks beside seed 7's manifest and ledger
+    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in other.glob("part-*.parquet")}
+    again = CliRunner().invoke(main, ["simulate", "--deals", "600", "--chunk-size", "300", "--seed", "7",
+                                      "--quiet", "--out", str(other)])
+    assert again.exit_code == 2 and "seed=5, not 7" in again.output and "chunks" in again.output, again.output
+    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in other.glob("part-*.parquet")} == before
+    stray = tmp_path / "stray"
+    stray.mkdir()
+    (stray / "notes.txt").write_text("mine")
+    refused = CliRunner().invoke(main, ["simulate", "--deals", "10", "--quiet", "--out", str(stray)])
+    assert refused.exit_code == 2 and not driver.meta_dir(stray).exists()
+
+
+def test_one_run_directory_has_one_place_for_its_manifest_whatever_its_spelling(tmp_path, monkeypatch):
+    """DIR, a symlink to it and '.' inside it name the same DIR.dokosim."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.chdir(tmp_path / "link")
+    assert driver.meta_dir(real) == driver.meta_dir(tmp_path / "link") == driver.meta_dir(".") \
+        == tmp_path / "real.dokosim"
+    with pytest.raises(driver.DatasetError, match="needs a name"):
+        driver.meta_dir("/")

@@ -123,7 +123,7 @@ def test_a_stray_file_is_named_left_alone_and_not_read(command, reference, tmp_p
 
 
 @pytest.mark.parametrize("with_entry, said_of_it", [
-    (False, "is damaged (its checksum differs)"),  # the file alone: its checksum is not the ledger's
+    (False, "belongs to another run (the plan in its metadata differs)"),  # the file alone: its own metadata says
     (True, "belongs to another run (its plan differs)"),  # the file and its ledger entry
 ])
 @pytest.mark.parametrize("command", COMMANDS)

@@ -276,3 +276,19 @@ def test_two_rounds_are_fitted_together_as_different_deals(trained, tmp_path):
     missing = CliRunner().invoke(train, ["fit", str(root / "data"), str(tmp_path / "nowhere"), "--out",
                                          str(tmp_path / "x.npz")])
     assert missing.exit_code == 2 and "nowhere" in missing.output
+
+
+def test_rounds_of_one_seed_share_their_deals_and_a_directory_named_twice_is_refused(tmp_path):
+    """Two rounds made with the same seed hold the same deals (the same hands per deal_id): their
+    rows count as the same deals, so the held-out split keeps a deal's rows of both rounds on one
+    side; the same directory twice is refused in one line."""
+    from dokosim.train.fit import TrainError, heldout_rows, load_data
+    for name in ("a", "b"):
+        write_dataset(tmp_path / name, rows=600, seed=4)
+        (tmp_path / name / "manifest.json").write_text(json.dumps({"kind": "train_data", "seed": 3}))
+    both = load_data([tmp_path / "a", tmp_path / "b"])
+    assert len(both["outcome"]) == 1200 and np.unique(both["deal_id"]).size == 600 // 12
+    held = heldout_rows(both["deal_id"], 0.3)
+    assert (held[:600] == held[600:]).all()  # deal by deal, the same side in both rounds
+    with pytest.raises(TrainError, match="named twice"):
+        load_data([tmp_path / "a", tmp_path / "a"])

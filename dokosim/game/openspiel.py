@@ -64,8 +64,8 @@ class DoppelkopfGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """The observer of ``Game.information_state_tensor`` for perfect recall (what OpenSpiel
-        asks for the information state, and the default), else of ``Game.observation_tensor``."""
-        if iig_obs_type is None or iig_obs_type.perfect_recall:
+        asks for the information state), else (and by default) of ``Game.observation_tensor``."""
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
             return DoppelkopfObserver(information_state=True)
         return DoppelkopfObserver()
 

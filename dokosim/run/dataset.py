@@ -112,10 +112,11 @@ def cards(frame, long: bool = False) -> pl.DataFrame:
 
     ``long=False``: ``frame`` with each hand column replaced by the list of its card names in card
     order, e.g. ``["AC", "QC", "QC", "TH", ...]`` (two copies of a kind appear twice).
-    ``long=True``: one row per card held, with the columns ``deal_id`` (if ``frame`` has it, else
-    ``row``, the row's position), ``seat``, ``card`` (the name) and ``kind`` (0-23, CARD_NAMES).
-    Card names are the Enum CARD_ENUM. A frame without the hand columns: DatasetError naming the
-    missing ones."""
+    ``long=True``: one row per card held, with the columns ``row`` (the row's position in
+    ``frame``: a tournament's rows repeat a deal_id, once per seating), ``deal_id`` (if ``frame``
+    has it), ``seat``, ``card`` (the name) and ``kind`` (0-23, CARD_NAMES). Card names are the
+    Enum CARD_ENUM. A frame without the hand columns, or with a missing hand: DatasetError
+    naming them."""
     import pyarrow as pa
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
@@ -123,16 +124,20 @@ def cards(frame, long: bool = False) -> pl.DataFrame:
     if missing:
         raise DatasetError(f"cards() needs the hand columns {', '.join(HAND_COLUMNS)}; the frame lacks "
                            f"{', '.join(missing)}")
+    nulls = [c for c in HAND_COLUMNS if frame[c].null_count()]
+    if nulls:
+        raise DatasetError(f"cards(): {', '.join(nulls)} has missing hands (nulls); drop those rows first")
     if long:
-        key = "deal_id" if "deal_id" in frame.columns else "row"
-        ids = frame["deal_id"].to_numpy() if key == "deal_id" else np.arange(frame.height)
         parts = []
         for seat, column in enumerate(HAND_COLUMNS):
             rows, held = _held(frame[column].to_numpy().astype(np.int64))
             names = pl.from_arrow(_card_names(held >> 1)).cast(CARD_ENUM)
-            parts.append(pl.DataFrame({key: ids[rows], "seat": np.full(len(rows), seat, dtype=np.int8),
-                                       "card": names, "kind": (held >> 1).astype(np.int8)}))
-        return pl.concat(parts).sort([key, "seat", "kind"], maintain_order=True)
+            part = {"row": rows.astype(np.int64)}
+            if "deal_id" in frame.columns:
+                part["deal_id"] = frame["deal_id"].to_numpy()[rows]
+            part.update(seat=np.full(len(rows), seat, dtype=np.int8), card=names, kind=(held >> 1).astype(np.int8))
+            parts.append(pl.DataFrame(part))
+        return pl.concat(parts).sort(["row", "seat", "kind"], maintain_order=True)
     columns = []
     for column in HAND_COLUMNS:
         rows, held = _held(frame[column].to_numpy().astype(np.int64))

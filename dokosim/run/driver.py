@@ -111,10 +111,12 @@ def write_json_atomic(path: Path, obj: dict) -> None:
 def meta_dir(directory) -> Path:
     """Where the run in ``directory`` keeps its manifest and ledger: ``DIR.dokosim`` beside it, or
     ``directory`` itself for a run written that way before (its manifest.json is there)."""
-    directory = Path(directory)
+    directory = Path(directory).expanduser()
     if (directory / MANIFEST).is_file():
         return directory
-    named = directory if directory.name not in ("", ".", "..") else directory.absolute().resolve()
+    named = directory.absolute().resolve()  # one place whatever the spelling: ., a symlink, ~
+    if not named.name:
+        raise DatasetError(f"{str(directory)!r}: a run directory needs a name, not the file system root")
     return named.with_name(named.name + META_SUFFIX)
 
 
@@ -130,6 +132,18 @@ def remove_run(directory) -> None:
 def manifest_path(directory) -> Path:
     """The manifest file of the run in ``directory`` (meta_dir)."""
     return meta_dir(directory) / MANIFEST
+
+
+def chunk_plan(path: Path) -> str | None:
+    """The plan hash a chunk file carries (parquet_metadata), None if it carries none (written
+    before 5 December 2026) or its footer cannot be read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    try:
+        text = (pq.read_metadata(path).metadata or {}).get(b"dokosim.manifest")
+        return json.loads(text).get(PLAN_KEY) if text else None
+    except (OSError, ValueError, AttributeError, pa.ArrowException):
+        return None
 
 
 def manifest_from_parts(directory) -> dict | None:
@@ -215,7 +229,7 @@ class ChunkStore:
     docstring). ``open`` creates or verifies it; ``done`` is the set of verified chunk indices."""
 
     def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1):
-        self.directory = Path(directory)
+        self.directory = Path(directory).expanduser()
         self.meta = meta_dir(self.directory)
         self.keys = tuple(keys)
         self.rows_per_unit = rows_per_unit
@@ -231,43 +245,51 @@ class ChunkStore:
         """Create the run directory (writing its manifest and an empty ledger before any work) or
         verify the one there for ``chunks``; the chunks that verify are in ``done``."""
         store = cls(directory, manifest, keys, rows_per_unit)
-        directory = check_directory(Path(directory))
+        directory = check_directory(store.directory)
         if store.meta != directory:
             check_directory(store.meta)
         path = store.meta / MANIFEST
         with writing(directory):
             was_there = directory.exists()
-            directory.mkdir(parents=True, exist_ok=True)
-            store.meta.mkdir(parents=True, exist_ok=True)
-            chunks_there = any(directory.glob("part-*.parquet"))
-            # the manifest beside a run directory that was deleted binds nothing: a fresh run
-            exists = path.exists() and was_there
-            if not path.exists() and chunks_there and manifest_from_parts(directory) is not None:
-                exists = True  # copied without its manifest and ledger: the chunks say the plan
-            elif not path.exists() and any(not f.name.endswith(".tmp") for f in directory.iterdir()):
+            chunks_there = was_there and any(directory.glob("part-*.parquet"))
+            # the chunks say which run they are (their Parquet metadata): they outrank the files beside
+            from_parts = manifest_from_parts(directory) if chunks_there else None
+            if not path.exists() and from_parts is None and was_there \
+                    and any(not f.name.endswith(".tmp") for f in directory.iterdir()):
                 raise error(f"--out {str(directory)!r} is not empty and is not a dokosim run (no {path} "
                             f"beside it)")
-        if exists:
-            old = read_manifest(directory, error=error)
+        old = None
+        if from_parts is not None:
+            old, source = from_parts, "the plan its chunks carry"
+        elif path.exists() and was_there:  # a manifest beside a deleted directory binds nothing
+            old, source = read_manifest(directory, error=error), f"the plan in {path}"
+        if old is not None:
             for key in store.keys:
                 if old.get(key) != manifest.get(key):
                     raise error(f"{directory} holds a run made with {key}={json.dumps(old.get(key))}, "
-                                f"not {json.dumps(manifest.get(key))}; use another --out or the same command")
-            entries = store._verify(chunks)
+                                f"not {json.dumps(manifest.get(key))} ({source}); use another --out or the same "
+                                f"command")
+        with writing(directory):
+            directory.mkdir(parents=True, exist_ok=True)
+            store.meta.mkdir(parents=True, exist_ok=True)
+        if old is not None:
+            # a ledger beside chunks of another plan (a stale DIR.dokosim) is not this run's
+            ledger_ok = not path.exists() or read_manifest(directory, error=error).get(PLAN_KEY) in (None, store.plan)
+            entries = store._verify(chunks, ledger_ok)
         else:
             entries = []
         write_json_atomic(path, store.manifest)
         store._rewrite_ledger(entries)  # the verified entries only, in chunk order
         return store
 
-    def _verify(self, chunks: list[Chunk]) -> list[dict]:
+    def _verify(self, chunks: list[Chunk], ledger_ok: bool = True) -> list[dict]:
         with writing(self.directory):
             for f in self.directory.glob("*.tmp"):
                 f.unlink(missing_ok=True)  # left by an interrupted write
             files = {f.name for f in self.directory.glob("part-*.parquet")}
         wanted = {chunk_name(c.index): c for c in chunks}
-        ledger = read_ledger(self.directory)
-        if ledger is None:  # a directory written before the ledger: whole chunks are adopted
+        ledger = read_ledger(self.directory) if ledger_ok else None
+        if ledger is None:  # no ledger (written before it, or copied without it): whole chunks are adopted
             ledger = self._adopt(files, wanted)
         for name in sorted(ledger.keys() - files):
             if name in wanted:
@@ -294,6 +316,8 @@ class ChunkStore:
             return "belongs to another run (its plan differs)"
         if (entry.get("index"), entry.get("first"), entry.get("count")) != (chunk.index, chunk.first, chunk.count):
             return "holds other deals than this chunk"
+        if chunk_plan(self.directory / name) not in (None, self.plan):
+            return "belongs to another run (the plan in its metadata differs)"
         try:
             if file_sha256(self.directory / name) != entry.get("sha256"):
                 return "is damaged (its checksum differs)"
@@ -305,6 +329,8 @@ class ChunkStore:
         ledger = {}
         for name in sorted(files & wanted.keys()):
             chunk = wanted[name]
+            if chunk_plan(self.directory / name) not in (None, self.plan):
+                continue  # another run's chunk: not adopted, played again (named by _verify)
             if chunk_problem(self.directory / name, chunk.count * self.rows_per_unit) is None:
                 ledger[name] = self._entry(chunk, file_sha256(self.directory / name))
         return ledger

@@ -93,7 +93,7 @@ def summary(frame: pl.DataFrame, seed: int | None = None, rules: str | None = No
         return float(iv.mean), [round(float(iv.lo), 6), round(float(iv.hi), 6)]
 
     contracts = {}
-    for name, group in sorted(frame.group_by("contract"), key=lambda kv: -kv[1].height):
+    for name, group in sorted(frame.group_by("contract"), key=lambda kv: (-kv[1].height, str(kv[0][0]))):
         wins = int((group["winner"] == "re").sum())
         value, value_ci = mean(group["game_value"])
         contracts[name[0]] = {"deals": group.height, "share": group.height / n, "share_ci": share(group.height, n),

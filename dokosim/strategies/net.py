@@ -8,8 +8,10 @@ kernel cache's stamp covers the .npz, engine/jit.py), so ``net`` runs wherever a
 simulate, tournaments, sessions, studies, the Game API, ``dokosim play`` and Dask.
 
 Re and Kontra are decided by the network's value head (``calls=1``, the default): at a call
-opportunity ``net`` reads its features as for a card and says Re or Kontra when the value head
-expects at least ``call_value`` points for the seat. The denials (no 90, no 60) are
+opportunity just before its own card (the position the network learned from; every deadline is
+counted in the seat's own cards, so none is missed) ``net`` reads its features as for that card
+and says Re or Kontra when the value head expects at least ``call_value`` points for the seat;
+at the opportunities between other seats' cards it passes. The denials (no 90, no 60) are
 ``heuristic``'s (its model of reaching 151 eyes): the value head, trained on the score, prices
 a denial's risk of missing the 151 poorly (every threshold measured cost 0.4 points per deal
 or more, docs/strategies.md). ``calls=0`` uses ``heuristic``'s calls throughout.
@@ -17,10 +19,12 @@ or more, docs/strategies.md). ``calls=0`` uses ``heuristic``'s calls throughout.
 Solos are checked by the value head (``reservations=1``, the default): when ``heuristic``'s
 rules would declare a solo, ``net`` reads the features of its first card as if that solo, and
 then the normal game, were played and it led (engine/play.setup_deal on its own hand), and keeps
-the solo only if the value head rates it at least ``solo_margin`` points above the normal game
-(a compulsory solo is kept); otherwise it takes ``heuristic``'s choice among the other
-reservations. The value head does not choose solos itself: its training data holds only the
-solos a teacher chose to play, and it rates weak hands' solos far too high (docs/strategies.md).
+the solo only if the value head rates it at least ``solo_margin`` points above the normal
+game; otherwise it takes ``heuristic``'s choice among the other reservations. (A compulsory solo
+the seat must play now, in a session, is played all the same: where ``net`` says healthy, the
+engine plays the allowed kind with the most trumps.) The value head does not choose solos
+itself: its training data holds only the solos a teacher chose to play, and it rates weak
+hands' solos far too high (docs/strategies.md).
 Marriage, poverty and throw-in (house rules) are ``heuristic``'s rules with its defaults, as is
 every reservation with ``reservations=0``: the DDV training data holds no poverty game.
 
@@ -34,7 +38,7 @@ import numpy as np
 
 from ..engine.bits import lowest_bit_index
 from ..engine.cards import C_NORMAL, C_SOLO_BASE
-from ..engine.layout import P_DEALER, P_NPLAYED, PUBLIC_LEN, ST_LEN
+from ..engine.layout import P_DEALER, P_NPLAYED, P_TURN, PUBLIC_LEN, ST_LEN
 from ..engine.play import setup_deal
 from ..engine.jit import inline_kernel, kernel
 from ..engine.stack import stack_zeros
@@ -228,7 +232,9 @@ def exchange(seat, hand, phase, pub, rules, params, rng):
 
 @inline_kernel
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-    if params[NP_CALLS] > 0 and (legal >> 1) & 1:  # Re or Kontra may be said: the value head
+    if params[NP_CALLS] > 0 and (legal >> 1) & 1:  # Re or Kontra may be said: the value head,
+        if pub[P_TURN] != seat:  # just before the seat's own card (the position it learned from)
+            return 0
         return value_call(seat, hand, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                           params[NP_CALL_VALUE])
     return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,

@@ -138,25 +138,23 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
     chunks = chunks_of(deals, chunk_size)
     manifest = {"kind": "train_data", "format": DATA_FORMAT, "seed": seed, "deals": deals,
-                "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params, "player": player,
+                "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
+                "player": None if player == teacher else player,  # None: the teacher (as in runs before --player)
                 "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
     store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks)
     todo = [c for c in chunks if c.index not in store.done]
     user_params = {k: float(v) for k, v in (params or {}).items()}
     started = time.time()
     done_deals = sum(c.count for c in chunks) - sum(c.count for c in todo)
-    progress = None
-    if not quiet:
-        from tqdm.auto import tqdm
-        progress = tqdm(total=deals, initial=done_deals, unit="deal", desc=f"train data ({teacher}" + (")" if player == teacher else f" on {player}'s deals)"),
-                        file=sys.stderr)
+    from ..run.progress import progress_bar
+    progress = progress_bar(quiet, total=deals, initial=done_deals, unit="deal",
+                            desc=f"train data ({teacher}" + (")" if player == teacher else f" on {player}'s deals)"))
     try:
         if jobs == 1:
             for chunk in todo:
                 store.write(chunk, play_chunk(chunk.first, chunk.count, seed, teacher, user_params, rules_obj,
                                                   player))
-                if progress is not None:
-                    progress.update(chunk.count)
+                progress.update(chunk.count)
         else:
             context = multiprocessing.get_context("spawn")
             with cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init) as pool:
@@ -166,11 +164,9 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                 for future in cf.as_completed(futures):
                     chunk = futures[future]
                     store.write(chunk, future.result())
-                    if progress is not None:
-                        progress.update(chunk.count)
+                    progress.update(chunk.count)
     finally:
-        if progress is not None:
-            progress.close()
+        progress.close()
     if not quiet:
         print(f"dokosim: train data: {deals:,} deals in {Path(out)} ({time.time() - started:.0f} s this run)",
               file=sys.stderr)

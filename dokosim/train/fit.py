@@ -146,6 +146,17 @@ def _directory_files(directory: Path) -> list[Path]:
     return files
 
 
+def _round_seed(directory: Path, index: int):
+    """The seed a round of ``dokosim train data`` was made with (its manifest), or the
+    directory's position when it has none (data made otherwise: its deals count apart)."""
+    from ..run.driver import DatasetError, read_manifest
+    try:
+        seed = read_manifest(directory).get("seed")
+    except DatasetError:
+        seed = None
+    return ("seed", seed) if isinstance(seed, int) else ("directory", index)
+
+
 def _reason(exc: BaseException) -> str:
     """The first line of an error's message."""
     text = str(exc).strip().splitlines()
@@ -227,20 +238,27 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
     """The training data of ``data_dir`` (one directory or several, parquet_files; at most
     ``max_rows`` rows) as numpy arrays: ``x`` (rows x F float32), ``values`` (rows x 24 float32,
     0 where not legal), ``legal`` (int32 bit masks), ``choice`` (int8), ``outcome`` (float32),
-    ``deal_id`` (int64: the row's deal_id plus 2**40 times its directory's index, so that the
-    same deal_id in two rounds, two different deals, counts as two), and ``files``, the number of
-    files read. F is the width of the first
+    ``deal_id`` (int64: the row's deal_id plus 2**40 times the index of its directory's seed among
+    the seeds read, so that the same deal_id of two seeds, two different deals, counts as two,
+    while two rounds of one seed, the same deals, share their keys and so their held-out
+    split), and ``files``, the number of files read. The same directory twice: TrainError. F is the width of the first
     file's ``features``; every file must have the same. Bad data (no rows, a missing column,
     another F, nulls, a legal mask outside 24 kinds or empty, a choice that is not legal, a
     non-finite feature, outcome or value of a legal kind): TrainError. Each file is read in pieces of PIECE_ROWS rows, converted into arrays allocated once for all
     rows, so the peak memory is the arrays (about 4 * (F + 30) bytes a row) plus one piece."""
     import polars as pl
     directories = data_dirs(data_dir)
-    files, source = [], {}
+    if len({d.resolve() for d in directories}) < len(directories):
+        raise TrainError(f"DATA_DIR: a directory is named twice ({', '.join(map(str, directories))}); "
+                         f"name each round once")
+    files, source, seeds = [], {}, []
     for index, directory in enumerate(directories):
+        seed = _round_seed(directory, index)
+        if seed not in seeds:
+            seeds.append(seed)
         for f in _directory_files(directory):
             files.append(f)
-            source[f] = index
+            source[f] = seeds.index(seed)
     schemas = [_schema(f) for f in files]
     counts = []
     for f in files:
