@@ -43,14 +43,16 @@ def test_the_numba_value_head_equals_the_training_librarys():
 
 def test_calls_follow_the_value_head():
     """At every call opportunity of 80 deals played by net, the action is the documented rule:
-    where Re or Kontra may be said, say it when the value head (here the plain numpy forward pass
-    of the features the training data records, teacher_step.position_features) expects at least
-    call_value points, else pass; where only a denial may be, heuristic's answer. Both answers
-    of the value head occur often."""
+    where Re or Kontra may be said just before the seat's own card, say it when the value head
+    (here the plain numpy forward pass of the features the training data records,
+    teacher_step.position_features) expects at least call_value points, else pass; between other
+    seats' cards, pass; where only a denial may be, heuristic's answer. Both answers of the value
+    head occur often."""
     from dokosim.loop.teacher_step import position_features
     weights = load_weights(net.WEIGHTS_FILE)
     agent, heuristic = Agent("net", call_value=1.5), Agent("heuristic")
-    seen = {"call": 0, "pass": 0, "denial opportunity": 0}
+    from dokosim.engine.layout import P_TURN
+    seen = {"call": 0, "pass": 0, "not its card": 0, "denial opportunity": 0}
     for deal_id in range(80):
         game = Game("ddv", seed=6, deal_id=deal_id)
         g = game._g
@@ -58,7 +60,10 @@ def test_calls_follow_the_value_head():
             action = agent.act(game)
             if g[gs.G_PHASE] == gs.PH_CALL:
                 legal = game.legal_actions()
-                if gs.A_RE in legal or gs.A_KONTRA in legal:
+                if (gs.A_RE in legal or gs.A_KONTRA in legal) and g[gs.O_ST + P_TURN] != g[gs.G_PLAYER]:
+                    seen["not its card"] += 1
+                    assert action == gs.A_PASS
+                elif gs.A_RE in legal or gs.A_KONTRA in legal:
                     x = np.zeros(N_FEATURES, dtype=np.float32)
                     position_features(g, x)
                     value = float(forward_numpy(weights, x[None, :])[1][0])
