@@ -347,7 +347,7 @@ def test_the_docs_predicate_and_examples_run_as_written(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     df = simulate(300, seed=1, where_path="my_conditions:long_clubs")
     assert (count(hands_of(df)[:, 1], int(CLASS_MASK[SCHEME_NORMAL, 0])) >= 5).all()
-    examples = re.search(r"Examples:\n\n```\n(.*?)```", text, re.DOTALL).group(1)
+    examples = re.search(r"Examples:\n\n```text\n(.*?)```", text, re.DOTALL).group(1)
     for line in examples.strip().splitlines():
         where = re.split(r"\s{3,}", line.strip())[0]
         assert simulate(20, seed=1, where=where).height == 20, where

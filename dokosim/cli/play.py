@@ -45,6 +45,10 @@ def play(strategy, seat, deals, seed, deal_id, rules_spec, rule_overrides, no_ca
     from ..loop.registry import StrategyError, resolve
     from ..game.terminal_table import Abandoned, SaveFailed, Table, TableOptions
 
+    import signal
+    # Ctrl-C ends the game even where the process was started with SIGINT ignored (a background
+    # job of a non-interactive shell): Python keeps an inherited "ignore" and installs no handler
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     rules = parse_rules(rules_spec, rule_overrides)
     if rules.five_players or rules.bock:
         raise UsageError("dokosim play is four players without bock; drop the five_players and bock rules")
