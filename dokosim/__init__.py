@@ -13,6 +13,7 @@ _PUBLIC = {
     "solve": ("dokosim.dd.solve", "solve"),
     "par": ("dokosim.dd.solve", "par"),
     "best_score": ("dokosim.dd.solve", "best_score"),
+    "game_value": ("dokosim.dd.band", "game_value"),
     "audit": ("dokosim.dd.audit", "audit"),
     "Rules": ("dokosim.rules", "Rules"),
     "Game": ("dokosim.game.game", "Game"),

@@ -75,6 +75,36 @@ class Solver:
         yes = bool(solve_reaches(self.ws, self.tt, threshold))
         return None if self._aborted() else yes
 
+    def band(self, lo: int = 0, hi: int = 240, first: int = 121) -> tuple[int, int] | None:
+        """The band of Re's final eyes under best play (``band.BANDS``: (0, 0), (1, 29), ..., (240,
+        240)) as (lowest, highest), by null-window searches at the band edges (``band.EDGES``)
+        sharing the table: the edge ``first`` (121) first, then up or down an edge at a time (None
+        past the node limit, which counts the nodes of all of them). ``lo`` / ``hi``: bounds on
+        Re's final eyes already known (say, the band before a card), which spare their edges."""
+        from .band import EDGES, band_of
+        from ..solver.eyes import solve_reaches
+        self._start()
+        edges = [e for e in EDGES if lo < e <= hi]
+        if edges:
+            e = min(edges, key=lambda x: (abs(x - first), x))
+            while True:
+                yes = bool(solve_reaches(self.ws, self.tt, e))
+                if self._aborted():
+                    return None
+                if yes:
+                    lo = e
+                    above = [x for x in edges if x > e and x <= hi]
+                    if not above:
+                        break
+                    e = above[0]
+                else:
+                    hi = e - 1
+                    below = [x for x in edges if lo < x < e]
+                    if not below:
+                        break
+                    e = below[-1]
+        return band_of(lo)
+
     def score_values(self) -> tuple[int, np.ndarray] | None:
         """(Re's game value under best play for the score, values) where values[c] is that value
         after physical card c and best play after it, for every legal c, and below
