@@ -30,6 +30,27 @@ def band_of(eyes: int) -> tuple[int, int]:
     raise ValueError(f"eyes={eyes!r} is not valid: Re's final eyes, 0 to 240")
 
 
+def band_between(eyes: int, edges=EDGES) -> tuple[int, int]:
+    """The band (lowest, highest) between consecutive ``edges`` (band starts besides 0) that
+    ``eyes`` fall in; ``band_of`` for every edge."""
+    if not 0 <= eyes <= 240:
+        raise ValueError(f"eyes={eyes!r} is not valid: Re's final eyes, 0 to 240")
+    lo = max([0] + [e for e in edges if e <= eyes])
+    hi = min([241] + [e for e in edges if e > eyes]) - 1
+    return lo, hi
+
+
+def value_edges(level_re: int, level_ko: int) -> tuple[int, ...]:
+    """The edges whose sides score differently with these calls (``P_LEVEL_RE`` / ``P_LEVEL_KO``:
+    0 none, 1 Re/Kontra, 2-5 no 90 .. schwarz): every edge but 120, which counts only when one
+    side alone announced (Re's target 120, or Kontra's 121) or Kontra made a denial (Re's 120
+    against Kontra's no 90, RULES.md 1.7 item 5)."""
+    lone = (level_re >= 1) != (level_ko >= 1)
+    if lone or level_ko >= 2:
+        return EDGES
+    return tuple(e for e in EDGES if e != 120)
+
+
 def band_label(band: tuple[int, int]) -> str:
     """"121-150", or "120" for a band of one value."""
     lo, hi = band
@@ -55,7 +76,8 @@ def value_of_band(band: tuple[int, int], st) -> tuple[int, int] | tuple[None, No
 WINNERS = ("Re", "Kontra", "none")
 
 
-def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LIMIT, solver=None) -> dict:
+def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LIMIT, solver=None,
+               bands: str = "value") -> dict:
     """The band of Re's final eyes under double-dummy play and the game value it scores.
 
     ``record``: a GAME_RECORD.md object (a dict, or its JSON text), finished or not; the
@@ -63,7 +85,7 @@ def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LI
     is open, both sides play their best for eyes, nobody calls again; the calls are the record's
     (all of them, also with ``from_start``: the value is what the deal scores with those calls).
     Returns ``{"ok": True, "complete": bool, "cards_played": n, "band": "121-150", "band_lo":
-    121, "band_hi": 150, "winner": "Re" | "Kontra" | "none", "value_re": V, "nodes": N,
+    121, "band_hi": 150, "bands": "value", "winner": "Re" | "Kontra" | "none", "value_re": V, "nodes": N,
     "answered": True}``: ``value_re`` is RULES.md 1.7's value as Re scores it (each Re player
     scores it, each Kontra player its negation, a soloist three times it) without the extra
     points that are not a matter of eyes (fox, doppelkopf, Charlie; against the queens is
@@ -72,7 +94,9 @@ def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LI
     for the score with those extras left out. Past ``node_limit`` nodes (all the band's
     searches together; 0: no limit) the band and value are None and ``"answered": False``. A
     bad record gives GAME_RECORD.md's error object (``"ok": False``). ``solver``: a ``Solver``
-    to reuse its scratch.
+    to reuse its scratch. ``bands``: "value" (default) searches only the edges that change the
+    value with the record's calls (``value_edges``: without calls 90-119 and 120 score alike, so
+    the band is "90-120"); "all" every edge of ``BANDS``.
 
     Example (the first record of examples/records.jsonl, from its first card)::
 
@@ -83,6 +107,8 @@ def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LI
     """
     from .solve import Solver, _check_node_limit, _replayed
     _check_node_limit(node_limit)
+    if bands not in ("value", "all"):
+        raise ValueError(f"bands={bands!r} is not valid: 'value' (the edges the calls score) or 'all'")
     record, detail, failed = _replayed(record, {"play": []} if from_start else None)
     if failed is not None:
         return failed
@@ -95,8 +121,9 @@ def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LI
     n = int(st[P_NPLAYED])
     complete = n == 4 * int(detail["packed"].rules.hand_size)
     out = {"ok": True, "complete": complete, "cards_played": n}
+    edges = EDGES if bands == "all" else value_edges(int(calls_st[P_LEVEL_RE]), int(calls_st[P_LEVEL_KO]))
     if complete:
-        band = band_of(int(detail["res"][RES_EYES_RE]))
+        band = band_between(int(detail["res"][RES_EYES_RE]), edges)
         nodes = 0
     else:
         solver = solver or Solver()
@@ -105,19 +132,20 @@ def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LI
         try:
             solver.load(state)
             n0 = solver.nodes
-            band = solver.band()
+            band = solver.band(edges=edges)
             nodes = solver.nodes - n0
         finally:
             solver.node_limit = saved
     if band is None:
-        return {**out, "band": None, "band_lo": None, "band_hi": None, "winner": None, "value_re": None,
+        return {**out, "band": None, "band_lo": None, "band_hi": None, "bands": bands, "winner": None, "value_re": None,
                 "nodes": nodes, "answered": False}
     merged = st.copy()
     merged[P_LEVEL_RE], merged[P_LEVEL_KO] = calls_st[P_LEVEL_RE], calls_st[P_LEVEL_KO]
     winner, value = value_of_band(band, merged)
-    return {**out, "band": band_label(band), "band_lo": band[0], "band_hi": band[1],
+    return {**out, "band": band_label(band), "band_lo": band[0], "band_hi": band[1], "bands": bands,
             "winner": None if winner is None else WINNERS[winner], "value_re": value, "nodes": nodes,
             "answered": True}
 
 
-__all__ = ["BANDS", "EDGES", "VALUE_NODE_LIMIT", "band_label", "band_of", "game_value", "value_of_band"]
+__all__ = ["BANDS", "EDGES", "VALUE_NODE_LIMIT", "band_between", "band_label", "band_of", "game_value",
+           "value_edges", "value_of_band"]

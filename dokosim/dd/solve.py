@@ -75,16 +75,19 @@ class Solver:
         yes = bool(solve_reaches(self.ws, self.tt, threshold))
         return None if self._aborted() else yes
 
-    def band(self, lo: int = 0, hi: int = 240, first: int = 121) -> tuple[int, int] | None:
+    def band(self, lo: int = 0, hi: int = 240, first: int = 121, edges=None) -> tuple[int, int] | None:
         """The band of Re's final eyes under best play (``band.BANDS``: (0, 0), (1, 29), ..., (240,
-        240)) as (lowest, highest), by null-window searches at the band edges (``band.EDGES``)
-        sharing the table: the edge ``first`` (121) first, then up or down an edge at a time (None
-        past the node limit, which counts the nodes of all of them). ``lo`` / ``hi``: bounds on
-        Re's final eyes already known (say, the band before a card), which spare their edges."""
-        from .band import EDGES, band_of
+        240)) as (lowest, highest), by null-window searches at the band edges (``band.EDGES``, or
+        ``edges``: then the bands between those) sharing the table: the edge ``first`` (121) first,
+        then up or down an edge at a time (None past the node limit, which counts the nodes of all
+        of them). ``lo`` / ``hi``: bounds on Re's final eyes already known (say, the band before a
+        card), which spare their edges."""
+        from .band import EDGES, band_between
         from ..solver.eyes import solve_reaches
         self._start()
-        edges = [e for e in EDGES if lo < e <= hi]
+        edges = sorted(EDGES if edges is None else edges)
+        cuts = edges
+        edges = [e for e in edges if lo < e <= hi]
         if edges:
             e = min(edges, key=lambda x: (abs(x - first), x))
             while True:
@@ -103,7 +106,7 @@ class Solver:
                     if not below:
                         break
                     e = below[-1]
-        return band_of(lo)
+        return band_between(lo, cuts)
 
     def score_values(self) -> tuple[int, np.ndarray] | None:
         """(Re's game value under best play for the score, values) where values[c] is that value
