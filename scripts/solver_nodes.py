@@ -6,7 +6,9 @@ values against a saved run (the development harness of docs/solver.md's speed wo
 
 Positions: the deals of ``scripts/bench.py --only solver`` (seed 14, random normal games, no
 calls, played by ``random``), cut after 24 cards (``six``: 6 tricks left), 12 (``nine``),
-0 (``start``: exact eyes; ``start121``: does Re reach 121). Node counts are deterministic,
+0 (``start``: exact eyes; ``start121``: does Re reach 121; ``band``: the band of the game
+value without calls, ``Solver.band``, the cap for all its searches; ``band9`` the same after 12
+cards). Node counts are deterministic,
 so they compare versions of the search exactly where CPU times on a shared machine do not;
 ``--check`` fails when a value differs from the saved run's (a solve over the cap is skipped).
 """
@@ -16,7 +18,8 @@ import time
 
 import numpy as np
 
-SETS = {"six": (24, "eyes"), "nine": (12, "eyes"), "start": (0, "eyes"), "start121": (0, "reaches")}
+SETS = {"six": (24, "eyes"), "nine": (12, "eyes"), "start": (0, "eyes"), "start121": (0, "reaches"),
+        "band": (0, "band"), "band9": (12, "band")}
 
 
 def positions(n, cache="/tmp/solver_positions.npz"):
@@ -68,7 +71,7 @@ def main():
     bad = 0
     for name in args.sets.split(","):
         cards, kind = SETS[name]
-        n = args.n if cards >= 24 else min(args.n, 20)
+        n = args.n if cards >= 24 else min(args.n, 50 if kind == "band" else 20)
         best = None
         for _ in range(args.passes):
             values, nodes, ms = [], [], []
@@ -97,7 +100,12 @@ def run_set(solver, states, n, kind, values, nodes, ms, saved, name, quiet):
         solver.load(states[i])
         n0 = solver.nodes
         t = time.process_time()
-        v = solver.eyes() if kind == "eyes" else solver.reaches(121)
+        if kind == "band":
+            from dokosim.dd.band import value_edges
+            v = solver.band(edges=value_edges(0, 0))
+            v = None if v is None else v[0]
+        else:
+            v = solver.eyes() if kind == "eyes" else solver.reaches(121)
         ms.append(1000 * (time.process_time() - t))
         nodes.append(solver.nodes - n0)
         v = None if v is None else int(v)

@@ -92,7 +92,7 @@ W_RKC = W_STATS + 16 * 48          # 3 x 2**RKC_BITS: the rank-key cache (_class
 W_LEN = W_RKC + 3 * (1 << RKC_BITS)
 THREE_ROOT_CARDS = 36  # _three_tricks pays with up to 9 tricks left at the root, not from the first card (docs/solver.md, round 6)
 STATS = False  # compile the statistics counters in (development)
-S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI = range(12)
+S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI, S_DOMINATED = range(13)
 
 EYE_VALUES = (0, 2, 3, 4, 10, 11)  # the eyes a card may have, ascending
 TT_BITS_DEFAULT = 20
@@ -303,6 +303,25 @@ def _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
                 _no_opponent_beats(ws, plays, n, pc, cls, seat, re_mask, power, fclass, dulle, last):
             return True
     return False
+
+
+@inline_kernel
+def _trick_fixed(ws, plays, n, k, c, seat, re_mask, power, fclass, dulle, last, top_card, threat1, threat2,
+                 partner_wins, safe_partner, partner_can_beat):
+    """1 when the trick in play surely goes to the side of ``seat`` if it plays ``c`` now, -1 when
+    surely to the other side, 0 when the seats after it decide (``k`` cards on the table; the
+    trick's facts as ``search`` finds them: its winning card, the opponents' strongest answers
+    still to come, whether a partner's winning card is safe, whether a partner still to play
+    can beat the trick). By each seat's strongest answer, as the move ordering judges them."""
+    if k == 0:
+        return 1 if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last) else 0
+    if _beats(c, top_card, power, fclass, dulle, last):
+        if not (_beats(threat1, c, power, fclass, dulle, last) or _beats(threat2, c, power, fclass, dulle, last)):
+            return 1
+        return 0
+    if partner_wins:
+        return 1 if safe_partner else 0
+    return 0 if partner_can_beat else -1
 
 
 @inline_kernel
@@ -1046,6 +1065,7 @@ def search(ws, tt, alpha, beta):
     partner_wins = False
     safe_partner = False
     partner_later = False
+    partner_can_beat = False
     threat1 = -1
     threat2 = -1
     top_card = -1
@@ -1071,6 +1091,11 @@ def search(ws, tt, alpha, beta):
             safe_partner = not (_beats(threat1, top_card, power, fclass, dulle, last)
                                 or _beats(threat2, top_card, power, fclass, dulle, last))
         else:
+            for j in range(1, 4 - k):
+                s = (seat + j) & 3
+                if ((re_mask >> s) & 1) == ((re_mask >> seat) & 1) and \
+                        _beats(_strongest_answer(ws, s, led_slots), top_card, power, fclass, dulle, last):
+                    partner_can_beat = True
             # a partner still to play whose strongest card beats the trick's and no opponent's
             # strongest card (order in the trick not considered): smear on it
             for j in range(1, 4 - k):
@@ -1132,17 +1157,33 @@ def search(ws, tt, alpha, beta):
     a = alpha
     b = beta
     vals = W_VALS + MAX_MOVES * n
+    settled_now = st[P_CLARIFIED] != 0
     for i in range(nm):
         c = ws[base + i] & 63
         # a card that plays like one searched before except for its eyes (no other seat's card
-        # between them, in hand or on the table) is worth at most the difference more or less
+        # between them, in hand or on the table) is worth at most the difference more or less;
+        # and no more than it when this trick surely goes to the mover's side (fixed 1) and it has
+        # fewer eyes, or surely to the other side (fixed -1) and it has more: every line after it
+        # maps to one after the other card, which gives the difference to the same side now and
+        # keeps the card of the other eyes for a later trick
         skip = False
+        fixed = 2  # not yet known
         for j in range(i):
             x = ws[base + j] & 63
             d = EYES[x] - EYES[c]
+            vx = ws[vals + j]
+            if d != 0 and settled_now and _quasi_equivalent(ws, mine, live, x, c):
+                if fixed == 2:
+                    fixed = _trick_fixed(ws, plays, n, k, c, seat, re_mask, power, fclass, dulle, last, top_card,
+                                         threat1, threat2, partner_wins, safe_partner, partner_can_beat)
+                if (fixed == 1 and d > 0) or (fixed == -1 and d < 0):
+                    skip = True
+                    v = vx
+                    if STATS:
+                        ws[W_STATS + 48 * S_DOMINATED + n] += 1
+                    break
             if d < 0:
                 d = -d
-            vx = ws[vals + j]
             if (vx + d <= a if maxi else vx - d >= b) and _quasi_equivalent(ws, mine, live, x, c):
                 skip = True
                 v = vx + d if maxi else vx - d
