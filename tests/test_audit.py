@@ -82,7 +82,8 @@ def test_the_best_card_loses_nothing(records):
 
 
 def test_aggregation_equals_a_plain_computation():
-    """A hand-made frame: two strategies, deals of 1-3 cards, two roles."""
+    """A hand-made frame: two strategies, deals of 1-3 exact cards and some cards with bands only
+    (trick 9, no eyes), two roles, bands not answered for some cards."""
     rng = np.random.default_rng(5)
     rows = []
     for deal in range(40):
@@ -91,7 +92,10 @@ def test_aggregation_equals_a_plain_computation():
                 rows.append({"deal_id": deal, "strategy": strategy, "trick": 11 + k % 2,
                              "role": "Re" if (deal + k) % 2 else "Kontra",
                              "loss": int(rng.integers(0, 12)) * (strategy == "b" or k == 0),
-                             "swing": int(rng.integers(0, 4) == 0)})
+                             "swing": int(rng.integers(0, 4) == 0), "band_swing": int(rng.integers(0, 3) == 0)})
+            if deal % 4 == 0:
+                rows.append({"deal_id": deal, "strategy": strategy, "trick": 9, "role": "Re", "loss": None,
+                             "swing": None, "band_swing": None if deal % 8 == 0 else int(rng.integers(0, 2))})
     frame = pl.DataFrame(rows)
     out = summarize(frame)
     for strategy in ("a", "b"):
@@ -99,7 +103,25 @@ def test_aggregation_equals_a_plain_computation():
             mine = frame.filter(pl.col("strategy") == strategy)
             levels = ["all"] if column is None else sorted(set(mine[column]))
             for level in levels:
-                part = mine if column is None else mine.filter(pl.col(column) == level)
+                group = mine if column is None else mine.filter(pl.col(column) == level)
+                got = out.filter((pl.col("strategy") == strategy) & (pl.col("by") == by)
+                                 & (pl.col("level") == str(level))).row(0, named=True)
+                banded = group.filter(pl.col("band_swing").is_not_null())
+                band_deals = sorted(set(banded["deal_id"]))
+                assert got["band_cards"] == banded.height
+                assert got["band_answered"] == pytest.approx(banded.height / group.height)
+                if len(band_deals) >= 2:
+                    bs = np.array([banded.filter(pl.col("deal_id") == d)["band_swing"].sum() for d in band_deals], float)
+                    bc = np.array([banded.filter(pl.col("deal_id") == d).height for d in band_deals], float)
+                    b = 1000 * bs.sum() / bc.sum()
+                    b_half = t_critical(len(band_deals) - 1) * math.sqrt(
+                        ((1000 * bs - b * bc) ** 2).sum() / (len(band_deals) * (len(band_deals) - 1))) / bc.mean()
+                    assert got["band_swings_per_1000"] == pytest.approx(b)
+                    assert got["band_swing_lo"] == pytest.approx(b - b_half)
+                part = group.filter(pl.col("loss").is_not_null())
+                if part.height == 0:
+                    assert math.isnan(got["eyes_lost_per_card"]) and got["cards"] == 0
+                    continue
                 deals = sorted(set(part["deal_id"]))
                 loss = np.array([part.filter(pl.col("deal_id") == d)["loss"].sum() for d in deals], float)
                 count = np.array([part.filter(pl.col("deal_id") == d).height for d in deals], float)
@@ -107,9 +129,7 @@ def test_aggregation_equals_a_plain_computation():
                 resid = loss - r * count
                 se = math.sqrt((resid ** 2).sum() / (len(deals) * (len(deals) - 1))) / count.mean()
                 half = t_critical(len(deals) - 1) * se
-                got = out.filter((pl.col("strategy") == strategy) & (pl.col("by") == by)
-                                 & (pl.col("level") == str(level))).row(0, named=True)
-                assert got["deals"] == len(deals) and got["cards"] == part.height
+                assert got["deals"] == len(set(group["deal_id"])) and got["cards"] == part.height
                 assert got["eyes_lost_per_card"] == pytest.approx(r)
                 assert got["lo"] == pytest.approx(r - half) and got["hi"] == pytest.approx(r + half)
                 assert got["error_share"] == pytest.approx(float((part["loss"] > 0).mean()))
@@ -119,7 +139,7 @@ def test_aggregation_equals_a_plain_computation():
                     ((1000 * swings - w * count) ** 2).sum() / (len(deals) * (len(deals) - 1))) / count.mean()
                 assert got["swings_per_1000"] == pytest.approx(w)
                 assert got["swing_lo"] == pytest.approx(w - w_half) and got["swing_hi"] == pytest.approx(w + w_half)
-    assert out.height == 2 * (1 + 2 + 2)
+    assert out.height == 2 * (1 + 3 + 2)
 
 
 def test_equal_cards_per_deal_give_the_t_interval_of_per_deal_means():

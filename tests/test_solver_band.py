@@ -7,6 +7,7 @@ after a fixed number of cards (fixed seed).
 import json
 
 import numpy as np
+import polars as pl
 import pytest
 
 from dokosim.dd.band import BANDS, EDGES, band_between, band_label, band_of, game_value, value_edges
@@ -163,3 +164,31 @@ def test_game_value_node_limit_and_errors():
         game_value(rec, node_limit=-1)
     assert game_value(json.dumps(cut(rec, 40)))["answered"]
     assert np.isin(game_value(cut(rec, 40))["band_lo"], [lo for lo, _ in BANDS])
+
+
+def test_the_audits_bands_equal_fresh_band_searches(random_records):
+    """``audit_records`` bands (searched from the band before each card, sharing the table, and
+    read from the exact eyes in the exact tricks) against a fresh band search of each position."""
+    from dokosim.dd.audit import audit_records
+    from dokosim.dd.band import value_edges
+    from dokosim.dd.solve import Solver
+    from dokosim.engine.layout import P_LEVEL_KO, P_LEVEL_RE
+    recs = [r for r in random_records if r["contract"]["type"] in ("normal", "solo") and r["announcements"]][:4]
+    recs += [r for r in random_records if r["contract"]["type"] == "marriage"][:2]
+    recs += [r for r in random_records if not r["announcements"]][:4]
+    cards = audit_records(recs, tricks=7, exact_tricks=3, band_node_limit=0)
+    assert cards.height == len(recs) * 28 and cards["band_swing"].null_count() == 0
+    assert cards.filter(pl.col("trick") <= 9)["loss"].null_count() == cards.filter(pl.col("trick") <= 9).height
+    fresh = Solver(table_bits=16)
+    for i, rec in enumerate(recs):
+        final = replay_detail(rec)["state"][0]
+        edges = value_edges(int(final[P_LEVEL_RE]), int(final[P_LEVEL_KO]))
+        mine = cards.filter(pl.col("deal_id") == i).sort("card")
+        assert mine["band_after"].to_list()[:-1] == mine["band_before"].to_list()[1:]
+        for row in mine.iter_rows(named=True):
+            for n, column in ((row["card"], "band_before"), (row["card"] + 1, "band_after")):
+                if n == 48:
+                    continue
+                fresh.load(replay_detail(cut(rec, n))["state"])
+                assert band_label(fresh.band(edges=edges)) == row[column], (i, n)
+    assert cards["band_swing"].sum() > 0

@@ -17,6 +17,13 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
               help="Also the par of each record's deal: which reservations win with open cards.")
 @click.option("--score", "with_score", is_flag=True,
               help="Also best play for the deal's score (game value, calls, extra points), within --node-limit.")
+@click.option("--value", "with_value", is_flag=True,
+              help="Also the game value: the band of Re's eyes under best play (0, 1-29, ..., 121-150, ..., 240) "
+                   "and what it scores with the record's calls, within --node-limit (default 10,000,000).")
+@click.option("--bands", type=click.Choice(["value", "all"]), default="value", show_default=True,
+              help="With --value: search only the band edges that change the value ('90-120' without calls), or all.")
+@click.option("--contract", "contract_names", multiple=True,
+              help="With --deals --value: a contract to solve (normal, clubs_solo, ...; repeat for more; default normal).")
 @click.option("--deals", type=click.IntRange(1, 10_000_000), default=None,
               help="Instead of FILE: solve deals 0..N-1 of --seed under every contract kind (needs --out).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
@@ -32,7 +39,8 @@ from .options import QUIET_OPTION, RULE_OPTION, RULES_OPTION, UsageError, check_
 @RULES_OPTION
 @RULE_OPTION
 @QUIET_OPTION
-def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, node_limit, exact, rules_spec, rule_overrides, quiet):
+def solve(file, from_start, with_par, with_score, with_value, bands, contract_names, deals, seed, out, declarer, node_limit,
+          exact, rules_spec, rule_overrides, quiet):
     """Solve game records (JSON Lines; '-' for stdin) with all hands open: one JSON line per record
     with Re's final eyes under best play by both sides (no further calls), the value of each legal
     card of the seat to move, and whether Re reaches 121, 151, 181, 211 and 240 eyes.
@@ -51,24 +59,51 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
     as dealt, true when its Re reaches 121 under best play, null past --node-limit (default 1
     million nodes per solve).
 
+    With --value, each line also has "value": the band of Re's final eyes under best play by both
+    sides (no further calls; the position as above) and the game value it scores with the record's
+    calls (RULES.md 1.7 as Re scores it, without fox, doppelkopf and Charlie), by null-window
+    searches at the band edges, null past --node-limit (default 10 million nodes, about a second).
+    With --deals N --value --out DIR: one row per deal and --contract (default normal) from the
+    first card: deal_id, contract, declarer, re_mask, band, band_lo, band_hi, winner, value_re,
+    nodes, ms, answered.
+
     With --score, each line also has "score": Re's game value under best play for the score
     (RULES.md 1.7 as Re scores it: the calls made, schwarz, the extra points; a soloist scores it
     three times) and the value after each legal card, null past --node-limit (default 1 million
     nodes: five tricks left fit it).
     """
+    ctx = click.get_current_context()
+    node_limit_given = ctx.get_parameter_source("node_limit") is not click.core.ParameterSource.DEFAULT
+    if not with_value and ctx.get_parameter_source("bands") is not click.core.ParameterSource.DEFAULT:
+        raise UsageError("--bands belongs to --value")
+    if contract_names and not (deals is not None and with_value):
+        raise UsageError("--contract belongs to --deals N --value")
     if deals is not None:
         if file is not None or from_start or with_par or with_score:
             raise UsageError("give FILE (records) or --deals N --out DIR (simulated deals), not both")
         if out is None:
             raise UsageError("--deals N needs --out DIR, a directory for the dataset")
         check_out_directory(out)
+        if with_value:
+            if exact:
+                raise UsageError("--exact belongs to --deals without --value (the band search answers bands)")
+            from ..dd.solve_deals import CONTRACTS
+            from ..dd.value_deals import value_deals
+            rules = parse_rules(rules_spec, rule_overrides)
+            for k in contract_names:
+                if k not in CONTRACTS:
+                    raise UsageError(f"--contract {k!r} is not valid: one of {', '.join(CONTRACTS)}")
+            with dataset_run(out):
+                frame = value_deals(deals, seed, out, rules, declarer, node_limit if node_limit_given else 10_000_000,
+                                    list(contract_names) or ["normal"], bands, quiet=quiet)
+            click.echo(f"wrote {frame.height} rows ({frame['answered'].sum()} answered) to {out}", err=True)
+            return
         from ..dd.solve_deals import solve_deals
         rules = parse_rules(rules_spec, rule_overrides)
         with dataset_run(out):  # a bad argument: one line, exit 2; Ctrl-C: how to resume, exit 130
             frame = solve_deals(deals, seed, out, rules, declarer, node_limit, exact, quiet=quiet)
         click.echo(f"wrote {frame.height} deals to {out}", err=True)
         return
-    ctx = click.get_current_context()
     for param, option in (("out", "--out"), ("exact", "--exact"), ("seed", "--seed"), ("declarer", "--declarer"),
                           ("node_limit", "--node-limit"), ("rules_spec", "--rules"), ("rule_overrides", "--rule"),
                           ("quiet", "--quiet")):
@@ -80,6 +115,7 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
         raise UsageError("give FILE (game records, '-' for stdin) or --deals N --out DIR")
     import orjson
 
+    from ..dd.band import VALUE_NODE_LIMIT, game_value
     from ..dd.solve import Solver, best_score
     from ..dd.solve import par as par_of_record
     from ..dd.solve import solve as solve_record
@@ -107,6 +143,13 @@ def solve(file, from_start, with_par, with_score, deals, seed, out, declarer, no
             else:
                 out_line["score"] = {k: v for k, v in score_out.items()
                                      if k in ("value_re", "card_values", "over_node_limit")}
+        if with_value and out_line["ok"]:
+            value_out = game_value(line, from_start=from_start, solver=solver, bands=bands,
+                                   node_limit=node_limit if given else VALUE_NODE_LIMIT)
+            if not value_out["ok"]:
+                out_line = {"line": number, **value_out}
+            else:
+                out_line["value"] = {k: v for k, v in value_out.items() if k not in ("ok", "complete", "cards_played")}
         failed |= not out_line["ok"]
         write(orjson.dumps(out_line, option=orjson.OPT_APPEND_NEWLINE))
         sys.stdout.flush()
