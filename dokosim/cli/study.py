@@ -23,8 +23,8 @@ from .options import SEED_OPTION, UsageError, check_out_directory
                    "of the current directory for an installed package).")
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
-    """Run study NAME (solo_odds, poverty, announcements, strategies, play_errors, swings, par, or
-    all; all leaves out play_errors, swings and par): simulate or solve, then write tables (Markdown, CSV) and
+    """Run study NAME (solo_odds, poverty, announcements, strategies, play_errors, swings, par,
+    par_normal, or all; all leaves out play_errors, swings, par and par_normal): simulate or solve, then write tables (Markdown, CSV) and
     charts (PNG) to results/NAME/ (play_errors: results/strategies/)."""
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")

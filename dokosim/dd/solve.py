@@ -38,6 +38,7 @@ class Solver:
         self.score_table_bits = score_table_bits  # 0: score_values searches without a table
         self.score_tt = None  # score_values' table, allocated on its first use
         self.node_limit = node_limit
+        self.bounds = (0, 240)  # what the last band search left known of Re's final eyes
 
     @property
     def nodes(self) -> int:
@@ -81,10 +82,12 @@ class Solver:
         ``edges``: then the bands between those) sharing the table: the edge ``first`` (121) first,
         then up or down an edge at a time (None past the node limit, which counts the nodes of all
         of them). ``lo`` / ``hi``: bounds on Re's final eyes already known (say, the band before a
-        card), which spare their edges."""
+        card), which spare their edges. ``bounds`` holds (lowest, highest) of Re's final eyes as
+        the searches that finished left them, also after one ran past the node limit."""
         from .band import EDGES, band_between
         from ..solver.eyes import solve_reaches
         self._start()
+        self.bounds = (lo, hi)
         edges = sorted(EDGES if edges is None else edges)
         cuts = edges
         edges = [e for e in edges if lo < e <= hi]
@@ -96,12 +99,14 @@ class Solver:
                     return None
                 if yes:
                     lo = e
+                    self.bounds = (lo, hi)
                     above = [x for x in edges if x > e and x <= hi]
                     if not above:
                         break
                     e = above[0]
                 else:
                     hi = e - 1
+                    self.bounds = (lo, hi)
                     below = [x for x in edges if lo < x < e]
                     if not below:
                         break

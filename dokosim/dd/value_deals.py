@@ -18,7 +18,7 @@ from ..validation import check_int, check_seed
 from .solve_deals import CONTRACTS, MAX_SOLVE_DEALS, SETTINGS, SolveDealsError, allowed_contracts
 
 COLUMNS = ("deal_id", "contract", "declarer", "re_mask", "band", "band_lo", "band_hi", "winner", "value_re",
-           "nodes", "ms", "answered")
+           "eyes_lo", "eyes_hi", "nodes", "ms", "answered")
 """The dataset's columns, in order (docs/solver.md describes each)."""
 VALUE_KEYS = ("kind", "deals", "seed", "rules", "declarer", "node_limit", "bands", "first", "contracts", "chunk")
 
@@ -35,7 +35,9 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     (RULES.md 1.7 as Re scores it, no fox, doppelkopf or Charlie; ``dd.band.game_value``);
     ``nodes``: the searches' nodes; ``ms``: their CPU milliseconds (the one column that is not a
     function of (seed, deal_id)); ``answered``: False when the searches ran past ``node_limit``
-    nodes together (0: no limit), the band and value then null. ``re_mask``: Re's seats as bits
+    nodes together (0: no limit), the band and value then null; ``eyes_lo`` / ``eyes_hi``: what the
+    searches that finished proved of Re's final eyes (the band's ends when answered; say 121 / 240
+    when the search at 121 finished and the next did not). ``re_mask``: Re's seats as bits
     (before a marriage is clarified: the marriage player's). ``out``: a directory for the Parquet
     dataset through the run driver (a part file per ``chunk`` deals; the same call resumes it).
     Returns the rows."""
@@ -76,7 +78,7 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     start = time.perf_counter()
     schema = {"deal_id": pl.Int64, "contract": pl.String, "declarer": pl.Int8, "re_mask": pl.Int8,
               "band": pl.String, "band_lo": pl.Int16, "band_hi": pl.Int16, "winner": pl.String,
-              "value_re": pl.Int16, "nodes": pl.Int64, "ms": pl.Float64, "answered": pl.Boolean}
+              "value_re": pl.Int16, "eyes_lo": pl.Int16, "eyes_hi": pl.Int16, "nodes": pl.Int64, "ms": pl.Float64, "answered": pl.Boolean}
 
     def solve_chunk(part: Chunk) -> pl.DataFrame:
         rows = {c: [] for c in COLUMNS}
@@ -101,6 +103,8 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
                 rows["band_hi"].append(None if band is None else band[1])
                 rows["winner"].append(None if winner is None else WINNERS[winner])
                 rows["value_re"].append(value)
+                rows["eyes_lo"].append(solver.bounds[0])
+                rows["eyes_hi"].append(solver.bounds[1])
                 rows["nodes"].append(solver.nodes - n0)
                 rows["ms"].append(round(ms, 3))
                 rows["answered"].append(band is not None)
