@@ -22,7 +22,8 @@ the later tricks of the side holding the top trump), one move per class of equiv
 (cards of one seat with the same eyes between which no other seat holds a card of the class,
 nor has one on the table; the two copies of a card are the simplest case), quasi-equivalent
 cards (the same with different eyes: skipped when the other's bound plus or minus the
-difference decides the window), move ordering from the open hands (the table's move, a lead
+difference decides the window; and skipped outright when the trick in play surely goes to one side,
+the card with fewer eyes for that side: the exact dominance rule), move ordering from the open hands (the table's move, a lead
 no opponent can beat, a lead a partner surely takes, trumps, the history of cut-offs;
 following: a card that surely takes the trick, smearing on a partner's safe card or one still
 to come, cheap winners, the fewest eyes), and the exact value

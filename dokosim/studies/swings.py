@@ -34,10 +34,23 @@ JOBS = 2
 
 
 def _audit(task):
-    """Worker: the audit of one strategy's dataset (its summary and its seconds)."""
+    """Worker: the audit of one strategy's dataset (its summary and its seconds), written to
+    ``out`` (the dataset's name + ``_audit12_<node limit>``) and read back from there when a
+    run before wrote it whole."""
+    import json
+    from pathlib import Path
+
     directory, node_limit = task
     from ..dd.audit import audit
-    r = audit(directory, tricks=12, node_limit=node_limit, quiet=True)
+    out = Path(f"{directory}_audit12_{node_limit}")
+    done = out / "done.json"
+    if done.exists():
+        return pl.read_csv(out / "summary.csv"), json.loads(done.read_text())["seconds"]
+    if out.exists():  # a run cut short: its files are incomplete
+        import shutil
+        shutil.rmtree(out)
+    r = audit(directory, tricks=12, node_limit=node_limit, quiet=True, out=out)
+    done.write_text(json.dumps({"seconds": r.seconds}))
     return r.summary, r.seconds
 
 
@@ -70,7 +83,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     keep = ["strategy", "by", "level", "deals", "band_cards", "band_answered", "band_swings_per_1000",
             "band_swing_lo", "band_swing_hi", "cards", "eyes_lost_per_card", "lo", "hi"]
     table = summary.select(keep)
-    overall = table.filter((pl.col("by") == "trick") & (pl.col("level").cast(pl.Int64) >= 7)).group_by(
+    overall = table.filter((pl.col("by") == "trick") & (pl.col("level").cast(pl.Int64, strict=False) >= 7)).group_by(
         "strategy", maintain_order=True).agg(pl.col("band_swings_per_1000").mean().alias("late"))
     late = "; ".join(f"{r['strategy']} {r['late']:.1f}" for r in overall.iter_rows(named=True))
     note = (f"Swings: cards that changed Re's double-dummy band (the band of Re's eyes under best play by "
@@ -93,7 +106,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         for k, name in enumerate(names):
             part = table.filter((pl.col("strategy") == name) & (pl.col("by") == "trick")
                                 & (pl.col("band_answered") >= 0.5))
-            x = part["level"].cast(pl.Int64).to_numpy() + (k - 2) * 0.07
+            x = part["level"].cast(pl.Int64, strict=False).to_numpy() + (k - 2) * 0.07
             m = part["band_swings_per_1000"].to_numpy()
             err = np.vstack([m - part["band_swing_lo"].to_numpy(), part["band_swing_hi"].to_numpy() - m])
             ax.errorbar(x, m, yerr=err, marker="o", ms=4, capsize=3, lw=1.4, label=name, color=COLORS.get(name))
