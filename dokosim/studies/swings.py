@@ -74,7 +74,9 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         directories.append(str(data_root() / f"{STUDY}_{name}_s{seed}_n{deals}"))
     t0 = time.perf_counter()
     say(quiet, f"swings: auditing {len(names)} strategies, all 12 tricks, {jobs} at once")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    from ..run.workers import die_with_parent
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=die_with_parent) as pool:
         done = list(pool.map(_audit, [(d, node_limit) for d in directories]))
     seconds = time.perf_counter() - t0
     summary = pl.concat([s for s, _ in done])
