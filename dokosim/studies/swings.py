@@ -79,6 +79,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
                              initializer=die_with_parent) as pool:
         done = list(pool.map(_audit, [(d, node_limit) for d in directories]))
     seconds = time.perf_counter() - t0
+    audit_seconds = sum(t for _, t in done)  # each audit's own time (read back with a finished audit)
     summary = pl.concat([s for s, _ in done])
     order = {n: i for i, n in enumerate(names)}
     summary = summary.sort(pl.col("strategy").replace_strict(order, return_dtype=pl.Int64), maintain_order=True)
@@ -98,8 +99,9 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             f"band_answered is the share of cards answered, and a trick's rate is over those only: the "
             f"unanswered cards lie in the close deals, where a card is likelier to swing, so where few are "
             f"answered the rate is not an estimate for all cards. Mean swings per 1,000 cards over tricks "
-            f"7-12 (unweighted mean of the six tricks): {late}. Audits took {seconds:.0f} s in {jobs} "
-            f"processes. Regenerate: `dokosim study swings` (docs/audit.md, docs/studies.md)."
+            f"7-12 (unweighted mean of the six tricks): {late}. pimc_solver plays as pimc until trick 7 (the "
+            f"same seed, so the same cards there). The audits took {audit_seconds:,.0f} s (summed over the "
+            f"strategies, {jobs} at a time). Regenerate: `dokosim study swings` (docs/audit.md, docs/studies.md)."
             + ("" if not notes else " " + " ".join(notes)))
     write_table(table, out / STUDY, "Strategies: swings in all 12 tricks against double-dummy play", note)
     if charts and table.height:
@@ -117,9 +119,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         ax.set_xticks(range(1, 13))
         ax.set_title("Cards that change the double-dummy game value, by trick")
         ax.legend(frameon=False)
-        footnote(fig, f"{deals:,} deals per strategy at all four seats, rules {rules_label(RULES)}, seed {seed}; "
-                      f"tricks with at least half the cards answered ({node_limit:,} nodes per search); "
-                      "dokosim study swings")
+        footnote(fig, f"{deals:,} deals per strategy, all four seats, {rules_label(RULES)}, seed {seed}; tricks with "
+                      f">= half the cards answered ({node_limit:,} nodes a search); dokosim study swings")
         fig.tight_layout(rect=(0, 0.05, 1, 1))
         fig.savefig(out / f"{STUDY}.png", dpi=110)
         p.close(fig)
