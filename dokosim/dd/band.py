@@ -14,47 +14,10 @@ from ..engine.layout import (
     H_CONTRACT, H_SOLOIST, P_CLARIFIED, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, RES_EYES_RE,
 )
 
-EDGES = (1, 30, 60, 90, 120, 121, 151, 181, 211, 240)
-"""The eyes at which a band starts (besides 0): every threshold of RULES.md 1.6-1.7."""
-BANDS = tuple(zip((0,) + EDGES, tuple(e - 1 for e in EDGES) + (240,)))
-"""The bands of Re's final eyes as (lowest, highest): (0, 0), (1, 29), ..., (211, 239), (240, 240)."""
+from ..solver.band import BANDS, EDGES, band_between, band_label, band_of, value_edges  # noqa: F401 (public here too)
+
 VALUE_NODE_LIMIT = 10_000_000
 """Default node budget of ``game_value`` (all of a band's searches together; about a second)."""
-
-
-def band_of(eyes: int) -> tuple[int, int]:
-    """The band (lowest, highest) that Re's final ``eyes`` fall in."""
-    for lo, hi in BANDS:
-        if lo <= eyes <= hi:
-            return lo, hi
-    raise ValueError(f"eyes={eyes!r} is not valid: Re's final eyes, 0 to 240")
-
-
-def band_between(eyes: int, edges=EDGES) -> tuple[int, int]:
-    """The band (lowest, highest) between consecutive ``edges`` (band starts besides 0) that
-    ``eyes`` fall in; ``band_of`` for every edge."""
-    if not 0 <= eyes <= 240:
-        raise ValueError(f"eyes={eyes!r} is not valid: Re's final eyes, 0 to 240")
-    lo = max([0] + [e for e in edges if e <= eyes])
-    hi = min([241] + [e for e in edges if e > eyes]) - 1
-    return lo, hi
-
-
-def value_edges(level_re: int, level_ko: int) -> tuple[int, ...]:
-    """The edges whose sides score differently with these calls (``P_LEVEL_RE`` / ``P_LEVEL_KO``:
-    0 none, 1 Re/Kontra, 2-5 no 90 .. schwarz): every edge but 120, which counts only when one
-    side alone announced (Re's target 120, or Kontra's 121) or Kontra made a denial (Re's 120
-    against Kontra's no 90, RULES.md 1.7 item 5)."""
-    lone = (level_re >= 1) != (level_ko >= 1)
-    if lone or level_ko >= 2:
-        return EDGES
-    return tuple(e for e in EDGES if e != 120)
-
-
-def band_label(band: tuple[int, int]) -> str:
-    """"121-150", or "120" for a band of one value."""
-    lo, hi = band
-    return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
 def value_of_band(band: tuple[int, int], st) -> tuple[int, int] | tuple[None, None]:

@@ -77,14 +77,14 @@ class Solver:
         return None if self._aborted() else yes
 
     def band(self, lo: int = 0, hi: int = 240, first: int = 121, edges=None) -> tuple[int, int] | None:
-        """The band of Re's final eyes under best play (``band.BANDS``: (0, 0), (1, 29), ..., (240,
-        240)) as (lowest, highest), by null-window searches at the band edges (``band.EDGES``, or
+        """The band of Re's final eyes under best play (``solver.band.BANDS``: (0, 0), (1, 29), ...,
+        (240, 240)) as (lowest, highest), by null-window searches at the band edges (``EDGES``, or
         ``edges``: then the bands between those) sharing the table: the edge ``first`` (121) first,
         then up or down an edge at a time (None past the node limit, which counts the nodes of all
         of them). ``lo`` / ``hi``: bounds on Re's final eyes already known (say, the band before a
         card), which spare their edges. ``bounds`` holds (lowest, highest) of Re's final eyes as
         the searches that finished left them, also after one ran past the node limit."""
-        from .band import EDGES, band_between
+        from ..solver.band import EDGES, band_between
         from ..solver.eyes import solve_reaches
         self._start()
         self.bounds = (lo, hi)
