@@ -192,3 +192,34 @@ def test_the_audits_bands_equal_fresh_band_searches(random_records):
                 fresh.load(replay_detail(cut(rec, n))["state"])
                 assert band_label(fresh.band(edges=edges)) == row[column], (i, n)
     assert cards["band_swing"].sum() > 0
+
+
+def test_solve_value_command(tmp_path):
+    """``dokosim solve --value`` on records and ``--deals N --value --out DIR``; usage errors exit 2."""
+    from click.testing import CliRunner
+
+    from dokosim.cli import main
+    from dokosim.dd.value_deals import COLUMNS
+    from pathlib import Path
+    examples = Path(__file__).resolve().parents[1] / "examples" / "records.jsonl"
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "--value", "--bands", "all", str(examples)])
+    assert result.exit_code == 1, result.output  # two of the example records break a rule (exit 1)
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert len(lines) == 5 and sum(line["ok"] for line in lines) == 3
+    for line in lines:
+        if line["ok"]:
+            assert line["value"]["band"] == band_label(band_of(line["eyes_re"])) and line["value"]["answered"]
+        else:
+            assert "value" not in line
+    out = tmp_path / "values"
+    result = runner.invoke(main, ["solve", "--deals", "3", "--value", "--node-limit", "1000", "--out", str(out),
+                                  "--contract", "normal", "--contract", "clubs_solo", "--quiet"])
+    assert result.exit_code == 0, result.output
+    frame = pl.read_parquet(out)
+    assert frame.columns == list(COLUMNS) and frame.height == 6
+    assert not frame["answered"].any() and frame["band"].null_count() == 6 and (frame["nodes"] > 1000).all()
+    for argv in (["solve", "--bands", "all", str(examples)], ["solve", "--deals", "3", "--value", "--out",
+                 str(tmp_path / "x"), "--contract", "nonsense"], ["solve", "--contract", "normal", str(examples)]):
+        result = runner.invoke(main, argv)
+        assert result.exit_code == 2 and "Traceback" not in result.output, argv

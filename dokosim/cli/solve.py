@@ -65,7 +65,7 @@ def solve(file, from_start, with_par, with_score, with_value, bands, contract_na
     searches at the band edges, null past --node-limit (default 10 million nodes, about a second).
     With --deals N --value --out DIR: one row per deal and --contract (default normal) from the
     first card: deal_id, contract, declarer, re_mask, band, band_lo, band_hi, winner, value_re,
-    nodes, ms, answered.
+    eyes_lo, eyes_hi, nodes, ms, answered (docs/solver.md).
 
     With --score, each line also has "score": Re's game value under best play for the score
     (RULES.md 1.7 as Re scores it: the calls made, schwarz, the extra points; a soloist scores it
