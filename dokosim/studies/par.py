@@ -52,11 +52,6 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     written as each is solved to the run directory ``directory`` (the run driver's; by default
     under the study datasets' directory, named by seed, deals and the plan's hash): an interrupted
     run, run again, loses at most the chunks that were being solved."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    import multiprocessing
-
-    from ..run.progress import progress_bar
-
     from ..run.driver import Chunk, ChunkStore, plan_hash
     from .data import data_root
     chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
@@ -65,13 +60,25 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     # the plan's hash in the name: a run with other limits or chunks goes to a directory of its own
     directory = directory or data_root() / f"par_s{seed}_n{deals}_{plan_hash(manifest, PAR_KEYS)[:8]}"
     store = ChunkStore.open(directory, manifest, PAR_KEYS, chunks)
+    return solve_in_pool(store, chunks, _solve_chunk, lambda c: (seed, c.first, c.count), jobs, quiet)
+
+
+def solve_in_pool(store, chunks, worker, task, jobs: int, quiet: bool) -> pl.DataFrame:
+    """The chunks of ``chunks`` not yet in ``store`` solved by ``worker(task(chunk))`` in ``jobs``
+    spawned processes (each ends with its parent), each written to ``store`` as soon as it is
+    solved, with a progress bar over the deals; returns the whole run, sorted by deal_id."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
+
+    from ..run.progress import progress_bar
+    deals = sum(c.count for c in chunks)
     todo = [c for c in chunks if c.index not in store.done]
     bar = progress_bar(quiet, total=deals, initial=deals - sum(c.count for c in todo), unit=" deals")
     if todo:
         from ..run.workers import die_with_parent
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                  initializer=die_with_parent) as pool:
-            running = {pool.submit(_solve_chunk, (seed, c.first, c.count)): c for c in todo}
+            running = {pool.submit(worker, task(c)): c for c in todo}
             try:
                 for future in as_completed(running):  # each chunk written as soon as it is solved
                     frame = future.result()

@@ -44,34 +44,14 @@ def _solve_chunk(task):
 def solve_all(deals: int, seed: int, jobs: int, quiet: bool, node_limit: int = NODE_LIMIT) -> pl.DataFrame:
     """Every deal's row (``value_deals.COLUMNS``), solved in ``jobs`` processes and written chunk
     by chunk to a run directory under the study datasets' directory (resumable)."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    import multiprocessing
-
     from ..run.driver import Chunk, ChunkStore, plan_hash
-    from ..run.progress import progress_bar
     from .data import data_root
     chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
     manifest = {"kind": STUDY, "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES, "node_limit": node_limit}
     directory = data_root() / f"{STUDY}_s{seed}_n{deals}_{plan_hash(manifest, KEYS)[:8]}"
     store = ChunkStore.open(directory, manifest, KEYS, chunks)
-    todo = [c for c in chunks if c.index not in store.done]
-    bar = progress_bar(quiet, total=deals, initial=deals - sum(c.count for c in todo), unit=" deals")
-    if todo:
-        from ..run.workers import die_with_parent
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=die_with_parent) as pool:
-            running = {pool.submit(_solve_chunk, (seed, c.first, c.count, node_limit)): c for c in todo}
-            try:
-                for future in as_completed(running):
-                    frame = future.result()
-                    store.write(running.pop(future), frame)
-                    bar.update(frame.height)
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
-    bar.close()
-    from ..run.dataset import scan
-    return scan(store.directory).collect().sort("deal_id")
+    from .par import solve_in_pool
+    return solve_in_pool(store, chunks, _solve_chunk, lambda c: (seed, c.first, c.count, node_limit), jobs, quiet)
 
 
 def tables(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict]:
