@@ -28,7 +28,7 @@ def main():
         out = []
         for e in (int(x) for x in args.edges.split(",")):
             solver.load(state)
-            solver.tt[:] = 0  # a fresh table for each edge
+            solver.clear_tables()  # a fresh table for each edge
             solver._start()
             n0, t = solver.nodes, time.process_time()
             yes = bool(solve_reaches(solver.ws, solver.tt, e))

@@ -272,3 +272,22 @@ def test_node_limit_gives_up_and_leaves_the_table_sound(random_records):
     assert again == best and np.array_equal(values_again, values)
     capped.load(state)
     assert capped.eyes() == best
+
+
+def test_payoff_similarity_changes_nodes_not_values(random_records):
+    from dokosim.records.record import replay_detail
+    """The payoff-similarity table (``Solver(sim_bits=...)``, docs/solver.md, Speed, round 8)
+    bounds a position by a stored one with other eyes: every card's value is the same with and
+    without it, on positions of every contract with 6 and 8 tricks left, and it saves nodes."""
+    from dokosim.dd.solve import Solver
+    recs = positions(random_records, 6, 60, seed=31) + positions(random_records, 8, 30, seed=32)
+    with_sim, without = Solver(table_bits=16), Solver(table_bits=16, sim_bits=0)
+    for rec in recs:
+        state = replay_detail(rec)["state"]
+        values = []
+        for solver in (with_sim, without):
+            solver.load(state)
+            best, v = solver.card_values()
+            values.append((best, v.tolist()))
+        assert values[0] == values[1], rec
+    assert with_sim.nodes < without.nodes, (with_sim.nodes, without.nodes)

@@ -28,12 +28,15 @@ class Solver:
     ``node_limit`` (0: none) caps the nodes of each solve: past it a solve gives up and returns
     None (a budget for benchmarks and strategies). ``score_values()`` plays for the score
     instead (``best_score``), with a table of its own (2**score_table_bits entries of 48 bytes,
-    12.6 MB by default, allocated on its first use; 0 for none).
+    12.6 MB by default, allocated on its first use; 0 for none). ``sim_bits``: the
+    payoff-similarity table's size (2**sim_bits entries of 24 bytes, 1.5 MB by default; 0 for
+    none; docs/solver.md, Speed, round 8); the values do not depend on it, only the nodes.
     """
 
-    def __init__(self, table_bits: int = 20, node_limit: int = 0, score_table_bits: int = 18):
+    def __init__(self, table_bits: int = 20, node_limit: int = 0, score_table_bits: int = 18,
+                 sim_bits: int = 16):
         from ..solver.eyes import new_table, new_workspace
-        self.ws = new_workspace()
+        self.ws = new_workspace(sim_bits)
         self.tt = new_table(table_bits)
         self.score_table_bits = score_table_bits  # 0: score_values searches without a table
         self.score_tt = None  # score_values' table, allocated on its first use
@@ -54,6 +57,13 @@ class Solver:
     def _aborted(self) -> bool:
         from ..solver.eyes import W_ABORTED
         return bool(self.ws[W_ABORTED])
+
+    def clear_tables(self) -> None:
+        """Forget every stored bound (the table and the payoff-similarity table), so that the next
+        solve starts from nothing (for measurements of one search alone)."""
+        from ..solver.eyes import W_LEN
+        self.tt[:] = 0
+        self.ws[W_LEN:] = 0
 
     def load(self, state) -> None:
         """Copy a position into the workspace."""

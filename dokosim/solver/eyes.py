@@ -16,7 +16,9 @@ scored without search and the last two by a plain minimax (``_two_tricks``; the 
 ``_three_tricks`` when the table and the bounds do not answer), a transposition
 table at trick boundaries (key: the cards still held up to relative rank (``_rank_key``), the
 seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
-buckets, the first kept for the deeper position), quick bounds at every node (no eyes left to
+buckets, the first kept for the deeper position) and beside it, in the workspace, a
+payoff-similarity table (key: the same without the eyes; a hit bounds the value by the stored
+bounds widened by the eye differences, ``_eye_shift``), quick bounds at every node (no eyes left to
 win, and at a trick boundary the leader's sure trump tricks, its plain-suit quick tricks and
 the later tricks of the side holding the top trump), one move per class of equivalent cards
 (cards of one seat with the same eyes between which no other seat holds a card of the class,
@@ -90,21 +92,29 @@ W_STATS = W_HIST + 4 * 48         # 16 x 48: search statistics by card index (ST
 RKC_BITS = 13
 W_RKC = W_STATS + 16 * 48          # 3 x 2**RKC_BITS: the rank-key cache (_class_rank_key): class's live slots
 #                                    | class << 48, the table generation, that class's part of the key
-W_LEN = W_RKC + 3 * (1 << RKC_BITS)
+W_ATTR_NE = W_RKC + 3 * (1 << RKC_BITS)  # 48: per slot, W_ATTR without the eyes (the payoff-similar key)
+W_SIM_MASK = W_ATTR_NE + 48        # entries - 1 of the payoff-similarity table after W_LEN (0: none)
+# a payoff-similarity entry (3 words from W_LEN + 3 * index): the key without eyes (with the seat
+# to lead and the Re seats), the table key's slots (with eyes), the table entry's word
+W_LEN = W_SIM_MASK + 1
 THREE_ROOT_CARDS = 36  # _three_tricks pays with up to 9 tricks left at the root, not from the first card (docs/solver.md, round 6)
 STATS = False  # compile the statistics counters in (development)
-S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI, S_DOMINATED = range(13)
+S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI, S_DOMINATED, S_SIM_FOUND, S_SIM_CUT = range(15)
 
 EYE_VALUES = (0, 2, 3, 4, 10, 11)  # the eyes a card may have, ascending
 TT_BITS_DEFAULT = 20
 # a table entry: key, then lo | hi << 8 | (best lead + 1) << 16 | cards left << 23 | generation << 29
 HASH_MULT = -4658895280553007687  # 0xBF58476D1CE4E5B9 as a signed int64
 INF = 100000
+KEY_SLOTS = (1 << 48) - 1  # the slots of a table key (above them: the seat to lead and the Re seats)
 
 
-def new_workspace() -> np.ndarray:
-    """A solver workspace (allocate once, pass to every solve)."""
-    return np.zeros(W_LEN, dtype=np.int64)
+def new_workspace(sim_bits: int = 0) -> np.ndarray:
+    """A solver workspace (allocate once, pass to every solve), with a payoff-similarity table of
+    2**sim_bits entries (none for 0)."""
+    ws = np.zeros(W_LEN + (3 << sim_bits if sim_bits else 0), dtype=np.int64)
+    ws[W_SIM_MASK] = (1 << sim_bits) - 1 if sim_bits else 0
+    return ws
 
 
 def new_table(bits: int = TT_BITS_DEFAULT) -> np.ndarray:
@@ -201,6 +211,7 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
             if (ws[W_DEAL + s] >> c) & 1:
                 owner = s
         ws[W_ATTR + sl] = owner * 64 + EYES[c] * 2 + ((c >> 1) == T_TH)
+        ws[W_ATTR_NE + sl] = owner * 64 + ((c >> 1) == T_TH)
     for i in range(6):
         m = np.int64(0)
         for sl in range(48):
@@ -413,7 +424,7 @@ def undo_move(ws, st, hands, plays):
 
 
 @inline_kernel
-def _class_rank_key(ws, k, rem):
+def _class_rank_key(ws, k, rem, attr):
     """One class's part of ``_rank_key``: ``rem`` (the class's slots held, non-empty) up to
     relative rank, greedily; ``rem`` itself when the greedy scan finds no such set."""
     cls = ws[W_CLASSES + k]
@@ -426,10 +437,10 @@ def _class_rank_key(ws, k, rem):
     while m:
         r = lowest_bit_index(m) & 63
         m &= m - 1
-        a = ws[W_ATTR + r]
+        a = ws[attr + r]
         tie_r = prev_r >= 0 and (ws[W_TIE + r] >> prev_r) & 1 == 1
         while q < end:
-            if ws[W_ATTR + q] == a and (prev_c < 0 or ((ws[W_TIE + q] >> prev_c) & 1 == 1) == tie_r):
+            if ws[attr + q] == a and (prev_c < 0 or ((ws[W_TIE + q] >> prev_c) & 1 == 1) == tie_r):
                 break
             q += 1
         if q == end:
@@ -442,7 +453,7 @@ def _class_rank_key(ws, k, rem):
 
 
 @inline_kernel
-def _rank_key(ws, live):
+def _rank_key(ws, live, attr):
     """The cards held at a trick boundary (``live``, as slots) up to relative rank: a set of
     slots of the same deal in which every class holds, weakest first, the same sequence of
     (owner, eyes, Dulle or not, tied with the one before or not) as ``live``. Positions with the
@@ -458,12 +469,12 @@ def _rank_key(ws, live):
         rem = live & ws[W_CLASSES + k]
         if rem == 0:
             continue
-        tag = rem | (np.int64(k) << 48)
+        tag = rem | (np.int64(k) << 48) | (np.int64(attr == W_ATTR_NE) << 51)
         i = W_RKC + 3 * (((tag * HASH_MULT) >> 40) & ((1 << RKC_BITS) - 1))
         if ws[i] == tag and ws[i + 1] == gen:
             key |= ws[i + 2]
         else:
-            part = _class_rank_key(ws, k, rem)
+            part = _class_rank_key(ws, k, rem, attr)
             ws[i] = tag
             ws[i + 1] = gen
             ws[i + 2] = part
@@ -900,6 +911,34 @@ def _side_master_eyes(ws, holder, re_mask, live):
 
 
 @inline_kernel
+def _eye_shift(ws, key, other):
+    """Two keys (slot sets) whose cards have the same sequences up to relative rank but for
+    their eyes, matched card by card, class by class, weakest first: (the eyes ``other``'s cards
+    have more, summed; the eyes ``key``'s cards have more, summed). Every line of play after one
+    maps to a line after the other with the same trick winners, so Re's eyes to come differ by
+    at most the first below and the second above (payoff-similarity, Furtak and Buro 2011)."""
+    dn = 0
+    up = 0
+    for k in range(5):
+        cls = ws[W_CLASSES + k]
+        a = key & cls
+        b = other & cls
+        if a == b:
+            continue
+        while a:
+            i = lowest_bit_index(a) & 63
+            j = lowest_bit_index(b) & 63
+            a &= a - 1
+            b &= b - 1
+            d = EYES[ws[W_CARD + i]] - EYES[ws[W_CARD + j]]
+            if d > 0:
+                up += d
+            else:
+                dn -= d
+    return dn, up
+
+
+@inline_kernel
 def _table_index(tt, key):
     """The first of the two entries (a bucket) where ``key`` may be stored."""
     h = (key ^ (key >> 29)) * HASH_MULT
@@ -935,6 +974,8 @@ def search(ws, tt, alpha, beta):
     key = np.int64(0)
     lo = 0
     hi = INF
+    akey = np.int64(0)
+    si = -1
     if k == 0:
         left = 4 * st[P_HAND_SIZE] - n
         if left == 0:
@@ -972,7 +1013,7 @@ def search(ws, tt, alpha, beta):
             return rem
         if STATS:
             ws[W_STATS + 48 * S_TT_PROBE + n] += 1
-        key = _rank_key(ws, ws[W_LIVE]) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
+        key = _rank_key(ws, ws[W_LIVE], W_ATTR) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i = _table_index(tt, key)
         hi = rem
         if tt[2 * slot_i] != key or (tt[2 * slot_i + 1] >> 29) != ws[W_GEN]:
@@ -1029,6 +1070,28 @@ def search(ws, tt, alpha, beta):
                     return later
             elif rem - later <= alpha:
                 return rem - later
+        if ws[W_SIM_MASK] > 0:
+            # payoff-similarity: a stored position with the same cards up to relative rank
+            # but other eyes bounds this one's value within the eye differences
+            akey = _rank_key(ws, ws[W_LIVE], W_ATTR_NE) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
+            si = W_LEN + 3 * ((((akey ^ (akey >> 29)) * HASH_MULT) >> 24) & ws[W_SIM_MASK])
+            if ws[si] == akey and (ws[si + 2] >> 29) == ws[W_GEN]:
+                dn, up = _eye_shift(ws, key & KEY_SLOTS, ws[si + 1])
+                e = ws[si + 2]
+                slo = (e & 255) - dn
+                shi = ((e >> 8) & 255) + up
+                if STATS:
+                    ws[W_STATS + 48 * S_SIM_FOUND + n] += 1
+                    if slo >= beta or shi <= alpha:
+                        ws[W_STATS + 48 * S_SIM_CUT + n] += 1
+                if slo >= beta:
+                    return slo
+                if shi <= alpha or slo >= shi:
+                    return shi
+                if slo > alpha:
+                    alpha = slo
+                if shi < beta:
+                    beta = shi
         if left == 12 and settled and ws[W_THREE]:
             # the last three tricks: a plain minimax once the table has no answer
             best = _three_tricks(n, leader, re_mask, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
@@ -1041,6 +1104,10 @@ def search(ws, tt, alpha, beta):
                 hi = best
             tt[2 * slot_i] = key
             tt[2 * slot_i + 1] = lo | (hi << 8) | ((tt_move + 1) << 16) | (12 << 23) | (ws[W_GEN] << 29)
+            if si >= 0:
+                ws[si] = akey
+                ws[si + 1] = key & KEY_SLOTS
+                ws[si + 2] = tt[2 * slot_i + 1]
             return best
     else:
         # Re takes between 0 and every eye still to come (the trick on the table included)
@@ -1233,6 +1300,10 @@ def search(ws, tt, alpha, beta):
             hi = best
         tt[2 * slot_i] = key
         tt[2 * slot_i + 1] = lo | (hi << 8) | ((best_move + 1) << 16) | ((4 * st[P_HAND_SIZE] - n) << 23) | (ws[W_GEN] << 29)
+        if si >= 0:
+            ws[si] = akey
+            ws[si + 1] = key & KEY_SLOTS
+            ws[si + 2] = tt[2 * slot_i + 1]
     return best
 
 
