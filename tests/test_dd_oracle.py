@@ -79,6 +79,65 @@ def test_the_oracle_plays_a_best_card_at_each_solved_position():
     assert oracle.exact_cards == 24
 
 
+@pytest.fixture(scope="module")
+def band_oracle_deals():
+    """60 deals played by dd_oracle with ``bands=1`` at every seat: 45 DDV, 15 without nines."""
+    deals = []
+    for rules, first, count in (("ddv", 0, 45), ("sharp", 1000, 15)):
+        players = [DDOracle(bands=1) for _ in range(4)]
+        for deal_id in range(first, first + count):
+            game = Game(rules, seed=78, deal_id=deal_id)
+            record = _play(game, players)
+            deals.append((record, game.result()))
+    return deals
+
+
+def test_the_band_oracle_ends_in_the_band_of_its_first_solved_card(band_oracle_deals):
+    """Every seat keeps the band of best play (by the calls made), so the deal's eyes end in the
+    band the band search gives at the first solved card."""
+    moved = 0
+    for record, result in band_oracle_deals:
+        tricks = len(record["play"]) // 4
+        first = 4 * (tricks - DDOracle().exact_tricks)
+        value = dokosim.game_value(cut(record, first), node_limit=0)
+        assert value["answered"], value
+        assert value["band_lo"] <= result["eyes"]["re"] <= value["band_hi"], (record, value)
+        moved += dokosim.solve(cut(record, first))["eyes_re"] != result["eyes"]["re"]
+    assert moved > 0  # it plays for the band, not for the eyes of best play
+
+
+def test_each_card_of_the_band_oracle_keeps_the_exact_solvers_band():
+    """At each solved card, the exact value of the card the band oracle plays (Re's final eyes
+    under best play after it, the exact-eyes solver) lies in the band of the best card's value,
+    by the edges of the calls made; it is the before strategy's card when that one does."""
+    from dokosim.dd.band import band_between, value_edges
+    from dokosim.engine.layout import P_LEVEL_KO, P_LEVEL_RE
+    from dokosim.game.agents import Agent
+    oracle, heuristic = DDOracle(bands=1), Agent("heuristic")
+    checked = not_best = not_heuristic = 0
+    for deal_id in range(8):
+        game = Game("ddv", seed=5, deal_id=deal_id)
+        while not game.is_terminal():
+            action = oracle.act(game)
+            if game.phase == "card" and game.cards_played >= 24:
+                values = dokosim.solve(cut(game.to_record(), game.cards_played))["card_values"]
+                st = game._g[gs.O_ST:gs.O_ST + gs.ST_LEN]
+                edges = value_edges(int(st[P_LEVEL_RE]), int(st[P_LEVEL_KO]))
+                re = int(st[H_RE_MASK]) >> game.current_player & 1
+                best = max(values.values()) if re else min(values.values())
+                played = values[dokosim.action_name(action)]
+                assert band_between(played, edges) == band_between(best, edges), (values, action)
+                theirs = values[dokosim.action_name(heuristic.act(game))]
+                if band_between(theirs, edges) == band_between(best, edges):
+                    assert action == heuristic.act(game)
+                else:
+                    not_heuristic += 1
+                checked += 1
+                not_best += played != best
+            game.apply_action(action)
+    assert checked == 8 * 24 and not_best > 0 and not_heuristic > 0, (checked, not_best, not_heuristic)
+
+
 def test_tournaments_refuse_the_oracle_unless_cheating_is_allowed():
     assert reads_hidden("dd_oracle") and not reads_hidden("heuristic")
     assert python_agent("dd_oracle") is DDOracle
@@ -110,6 +169,8 @@ def test_bad_parameters_are_named():
         DDOracle(exact_tricks=0)
     with pytest.raises(OracleError, match="node_limit"):
         DDOracle(node_limit=-1)
+    with pytest.raises(OracleError, match="bands"):
+        DDOracle(bands=2)
 
 
 def test_simulations_and_studies_refuse_the_oracle():

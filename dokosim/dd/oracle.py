@@ -12,6 +12,13 @@ Re's final eyes, the others the lowest; ties to the lowest card index). Once it 
 such card in a deal, every later card of that deal is solved without a limit, so from that card
 on the deal's eyes are the solver's value there. Before that, and for reservations, calls and a
 poverty's exchange, it plays as the compiled strategy ``before`` (``heuristic`` by default).
+
+With ``bands=1`` it plays for the game value instead of the most eyes: at a solved card it
+searches the band of Re's final eyes under best play (``Solver.band`` over the edges the calls so
+far score, ``value_edges``) and plays a card after which the band is the same, the ``before``
+strategy's card when that one keeps it; the deal then scores what best play scores, with no
+care for eyes that change nothing. The band is cheaper than the exact eyes, so with a
+``node_limit`` it answers from earlier cards (docs/solver.md, "dd_oracle").
 """
 from __future__ import annotations
 
@@ -25,8 +32,11 @@ PARAMS = {
                         "being played counts): exact double-dummy play from there"),
     "node_limit": (0, "before that, try the solver within this many nodes per card and play its "
                       "card when it finishes (0: do not try)"),
+    "bands": (0, "1: play for the game value (a card that keeps the band of best play, the before "
+                 "strategy's card when it does), 0: for the most eyes"),
 }
-PARAM_RANGES = {"exact_tricks": (1, 12, "integer"), "node_limit": (0, 10**9, "integer")}
+PARAM_RANGES = {"exact_tricks": (1, 12, "integer"), "node_limit": (0, 10**9, "integer"),
+                "bands": (0, 1, "integer")}
 BEFORE = "heuristic"
 
 
@@ -54,14 +64,16 @@ class DDOracle:
 
     def __init__(self, exact_tricks: int = PARAMS["exact_tricks"][0],
                  node_limit: int = PARAMS["node_limit"][0], before: str = BEFORE,
-                 before_params: dict | None = None):
+                 before_params: dict | None = None, bands: int = PARAMS["bands"][0]):
         from ..game.agents import Agent
         from .solve import Solver
         specs = param_specs()
         exact_tricks = specs["exact_tricks"].check("exact_tricks", exact_tricks, OracleError, NAME)
         node_limit = specs["node_limit"].check("node_limit", node_limit, OracleError, NAME)
+        bands = specs["bands"].check("bands", bands, OracleError, NAME)
         self.exact_tricks = int(exact_tricks)
         self.node_limit = int(node_limit)
+        self.bands = int(bands)
         self.before = Agent(before, **(before_params or {}))
         self.solver = Solver()
         self._exact_game = None
@@ -81,6 +93,13 @@ class DDOracle:
         exact = game is self._exact_game or tricks_left <= self.exact_tricks
         if not exact and self.node_limit == 0:
             return self.before.act(game)
+        if self.bands:
+            action = self._band_action(game, 0 if exact else self.node_limit)
+            if action is None:  # past node_limit: not solved
+                return self.before.act(game)
+            self._exact_game = game
+            self.exact_cards += 1
+            return action
         self.solver.node_limit = 0 if exact else self.node_limit
         self.solver.load(position(g))
         solved = self.solver.card_values()
@@ -90,8 +109,52 @@ class DDOracle:
         self.exact_cards += 1
         return gs.A_CARD + (best_card(g, solved[1]) >> 1)
 
+    def _band_action(self, game, node_limit: int) -> int | None:
+        """A card action that keeps the band of best play for the side of the seat to play (the
+        ``before`` strategy's first, then the others in action order), or None when the searches
+        ran past ``node_limit`` nodes (0: no limit), all of them together."""
+        from ..engine import game_state as gs
+        from ..engine.layout import H_RE_MASK, P_LEVEL_KO, P_LEVEL_RE, P_TURN
+        from .band import value_edges
+        g = game._g
+        st = g[gs.O_ST:gs.O_ST + gs.ST_LEN]
+        edges = value_edges(int(st[P_LEVEL_RE]), int(st[P_LEVEL_KO]))
+        re = (int(st[H_RE_MASK]) >> int(st[P_TURN])) & 1
+        solver = self.solver
+        budget = [node_limit]
+
+        def spend(search):  # one search within what is left of the budget; None past it
+            if node_limit and budget[0] <= 0:
+                return None
+            solver.node_limit = budget[0]
+            n0 = solver.nodes
+            out = search()
+            budget[0] -= solver.nodes - n0
+            return out
+
+        solver.load(position(g))
+        band = spend(lambda: solver.band(edges=edges))
+        if band is None:
+            return None
+        # Re's card keeps the band when Re still reaches its lowest eyes after it; Kontra's when Re
+        # still does not reach the next band (a card can only keep or worsen the band for its side)
+        target = band[0] if re else band[1] + 1
+        if target <= 0 or target > 240:
+            return self.before.act(game)  # no card leaves this band
+        first = self.before.act(game)
+        for action in [first] + [a for a in game.legal_actions() if a != first]:
+            after = game.clone()
+            after.apply_action(action)
+            solver.load(position(after._g))
+            reaches = spend(lambda: solver.reaches(target))
+            if reaches is None:
+                return None
+            if reaches == bool(re):
+                return action
+        raise RuntimeError(f"dd_oracle: no card keeps the band {band} (a solver fault)")
+
     def __repr__(self) -> str:
-        return f"DDOracle(exact_tricks={self.exact_tricks}, node_limit={self.node_limit})"
+        return f"DDOracle(exact_tricks={self.exact_tricks}, node_limit={self.node_limit}, bands={self.bands})"
 
 
 def position(g: np.ndarray) -> tuple:
