@@ -97,6 +97,7 @@ W_SIM_MASK = W_ATTR_NE + 48        # entries - 1 of the payoff-similarity table 
 # a payoff-similarity entry (3 words from W_LEN + 3 * index): the key without eyes (with the seat
 # to lead and the Re seats), the table key's slots (with eyes), the table entry's word
 W_LEN = W_SIM_MASK + 1
+SEARCH_VERSION = 8  # the search's round (docs/solver.md, Speed): raise it when a change moves node counts, on which a node-limited run's answers depend
 THREE_ROOT_CARDS = 36  # _three_tricks pays with up to 9 tricks left at the root, not from the first card (docs/solver.md, round 6)
 STATS = False  # compile the statistics counters in (development)
 S_NODES, S_TT_CUT, S_QUICK_CUT, S_CUT, S_CUT_IDX, S_CUT_FIRST, S_ALL, S_ALL_MOVES, S_TRIVIAL, S_TT_PROBE, S_TT_FOUND, S_QUASI, S_DOMINATED, S_SIM_FOUND, S_SIM_CUT = range(15)

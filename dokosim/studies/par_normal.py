@@ -31,7 +31,7 @@ CHUNK = 50
 NODE_LIMIT = 30_000_000
 RULES = {"preset": "ddv"}
 BANDS = ("0", "1-29", "30-59", "60-89", "90-120", "121-150", "151-180", "181-210", "211-239", "240")
-KEYS = ("kind", "seed", "deals", "chunk", "rules", "node_limit")
+KEYS = ("kind", "seed", "deals", "chunk", "rules", "node_limit", "search")
 
 
 def _solve_chunk(task):
@@ -47,7 +47,10 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, node_limit: int = N
     from ..run.driver import Chunk, ChunkStore, plan_hash
     from .data import data_root
     chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
-    manifest = {"kind": STUDY, "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES, "node_limit": node_limit}
+    from ..solver.eyes import SEARCH_VERSION
+    # which deals a node limit answers depends on the search's version: a run of another one is not resumed
+    manifest = {"kind": STUDY, "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES, "node_limit": node_limit,
+                "search": SEARCH_VERSION}
     directory = data_root() / f"{STUDY}_s{seed}_n{deals}_{plan_hash(manifest, KEYS)[:8]}"
     store = ChunkStore.open(directory, manifest, KEYS, chunks)
     from .par import solve_in_pool
