@@ -3,6 +3,7 @@ the audit and ``value_deals`` find on the same deals."""
 import polars as pl
 
 from dokosim.dd.value_deals import value_deals
+from dokosim.solver.eyes import SEARCH_VERSION
 from dokosim.studies import par_normal, swings
 
 
@@ -38,8 +39,8 @@ def test_swings_audits_every_trick(tmp_path, monkeypatch):
         late = tricks.filter(pl.col("level") >= 7)
         assert (late["band_answered"] == 1.0).all() and (late["band_cards"] == 12).all()
         assert tricks["band_cards"].sum() <= 3 * 48
-    first = (tmp_path / "data" / "swings_random_s1_n3_audit12_100000" / "done.json").stat().st_mtime_ns
+    first = (tmp_path / "data" / f"swings_random_s1_n3_audit12_100000_s{SEARCH_VERSION}" / "done.json").stat().st_mtime_ns
     swings.run(deals=3, seed=1, results=tmp_path, quiet=True, candidates=("random", "simple"), node_limit=100_000,
                jobs=1)  # the audits written before are read back, not run again
-    assert (tmp_path / "data" / "swings_random_s1_n3_audit12_100000" / "done.json").stat().st_mtime_ns == first
+    assert (tmp_path / "data" / f"swings_random_s1_n3_audit12_100000_s{SEARCH_VERSION}" / "done.json").stat().st_mtime_ns == first
     assert pl.read_csv(tmp_path / "strategies" / "swings.csv").equals(table)

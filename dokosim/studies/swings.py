@@ -35,14 +35,16 @@ JOBS = 2
 
 def _audit(task):
     """Worker: the audit of one strategy's dataset (its summary and its seconds), written to
-    ``out`` (the dataset's name + ``_audit12_<node limit>``) and read back from there when a
-    run before wrote it whole."""
+    ``out`` (the dataset's name + ``_audit12_<node limit>_s<search version>``: which cards a node
+    limit answers depends on the search's version) and read back from there when a run before
+    wrote it whole."""
     import json
     from pathlib import Path
 
     directory, node_limit = task
     from ..dd.audit import audit
-    out = Path(f"{directory}_audit12_{node_limit}")
+    from ..solver.eyes import SEARCH_VERSION
+    out = Path(f"{directory}_audit12_{node_limit}_s{SEARCH_VERSION}")
     done = out / "done.json"
     if done.exists():
         return pl.read_csv(out / "summary.csv"), json.loads(done.read_text())["seconds"]
