@@ -36,4 +36,4 @@ for k in args.exact_tricks:
     ts = np.array(ts)
     print(f"{k} bands={args.bands} node_limit={args.node_limit:,}: median {np.median(ts):.3f} s  max {ts.max():.3f} s  "
           f"total {ts.sum():.1f} s; cards solved {o.exact_cards / o.cards:.1%}; first solved card in trick "
-          f"{np.median(first):.0f} (median)", flush=True)
+          f"{np.median(first) if first else float('nan'):.0f} (median)", flush=True)

@@ -275,10 +275,12 @@ def test_node_limit_gives_up_and_leaves_the_table_sound(random_records):
 
 
 def test_payoff_similarity_changes_nodes_not_values(random_records):
-    from dokosim.records.record import replay_detail
     """The payoff-similarity table (``Solver(sim_bits=...)``, docs/solver.md, Speed, round 8)
-    bounds a position by a stored one with other eyes: every card's value is the same with and
-    without it, on positions of every contract with 6 and 8 tricks left, and it saves nodes."""
+    bounds a position by a stored one with other eyes: the values are the same with and without
+    it (every card's value with 6 and 8 tricks left; the band and "does Re reach 121" with 9
+    left, marriages before their clarification among them; from the first card within a node
+    limit, where both answer), and it saves nodes."""
+    from dokosim.records.record import replay_detail
     from dokosim.dd.solve import Solver
     recs = positions(random_records, 6, 60, seed=31) + positions(random_records, 8, 30, seed=32)
     with_sim, without = Solver(table_bits=16), Solver(table_bits=16, sim_bits=0)
@@ -291,3 +293,16 @@ def test_payoff_similarity_changes_nodes_not_values(random_records):
             values.append((best, v.tolist()))
         assert values[0] == values[1], rec
     assert with_sim.nodes < without.nodes, (with_sim.nodes, without.nodes)
+    early = positions(random_records, 9, 40, seed=33) + [cut(r, 0) for r in random_records[:12]]
+    both = 0
+    for rec in early:
+        state = replay_detail(rec)["state"]
+        answers = []
+        for solver in (with_sim, without):
+            solver.node_limit = 2_000_000
+            solver.load(state)
+            answers.append((solver.band(), solver.reaches(121)))
+        if None not in answers[0] + answers[1]:
+            assert answers[0] == answers[1], rec
+            both += 1
+    assert both >= 35, both  # 34 of the 40 with 9 tricks left and 5 of the 12 first cards

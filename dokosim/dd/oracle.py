@@ -94,11 +94,10 @@ class DDOracle:
         if not exact and self.node_limit == 0:
             return self.before.act(game)
         if self.bands:
-            action = self._band_action(game, 0 if exact else self.node_limit)
-            if action is None:  # past node_limit: not solved
-                return self.before.act(game)
-            self._exact_game = game
-            self.exact_cards += 1
+            action, solved = self._band_action(game, 0 if exact else self.node_limit)
+            if solved:
+                self._exact_game = game
+                self.exact_cards += 1
             return action
         self.solver.node_limit = 0 if exact else self.node_limit
         self.solver.load(position(g))
@@ -109,10 +108,13 @@ class DDOracle:
         self.exact_cards += 1
         return gs.A_CARD + (best_card(g, solved[1]) >> 1)
 
-    def _band_action(self, game, node_limit: int) -> int | None:
-        """A card action that keeps the band of best play for the side of the seat to play (the
-        ``before`` strategy's first, then the others in action order), or None when the searches
-        ran past ``node_limit`` nodes (0: no limit), all of them together."""
+    def _band_action(self, game, node_limit: int) -> tuple[int, bool]:
+        """(a card action, whether it surely keeps the band of best play for the side of the seat
+        to play): the ``before`` strategy's card when it keeps the band, else the first other
+        legal card (in action order) that does. When the searches run past ``node_limit`` nodes
+        (0: no limit), all of them together: the ``before`` strategy's card when no card was
+        proven to lose the band yet, else the card whose search ran out (not proven to lose).
+        The ``before`` strategy is asked once (it may draw from the deal's random stream)."""
         from ..engine import game_state as gs
         from ..engine.layout import H_RE_MASK, P_LEVEL_KO, P_LEVEL_RE, P_TURN
         from .band import value_edges
@@ -121,36 +123,40 @@ class DDOracle:
         edges = value_edges(int(st[P_LEVEL_RE]), int(st[P_LEVEL_KO]))
         re = (int(st[H_RE_MASK]) >> int(st[P_TURN])) & 1
         solver = self.solver
-        budget = [node_limit]
+        first = self.before.act(game)
+        left = [node_limit]
 
         def spend(search):  # one search within what is left of the budget; None past it
-            if node_limit and budget[0] <= 0:
+            if node_limit == 0:
+                solver.node_limit = 0
+                return search()
+            if left[0] <= 0:
                 return None
-            solver.node_limit = budget[0]
+            solver.node_limit = left[0]
             n0 = solver.nodes
-            out = search()
-            budget[0] -= solver.nodes - n0
-            return out
+            try:
+                return search()
+            finally:
+                left[0] -= solver.nodes - n0
 
         solver.load(position(g))
         band = spend(lambda: solver.band(edges=edges))
         if band is None:
-            return None
+            return first, False
         # Re's card keeps the band when Re still reaches its lowest eyes after it; Kontra's when Re
         # still does not reach the next band (a card can only keep or worsen the band for its side)
         target = band[0] if re else band[1] + 1
         if target <= 0 or target > 240:
-            return self.before.act(game)  # no card leaves this band
-        first = self.before.act(game)
+            return first, True  # no card leaves this band
         for action in [first] + [a for a in game.legal_actions() if a != first]:
             after = game.clone()
             after.apply_action(action)
             solver.load(position(after._g))
             reaches = spend(lambda: solver.reaches(target))
             if reaches is None:
-                return None
+                return action, False
             if reaches == bool(re):
-                return action
+                return action, True
         raise RuntimeError(f"dd_oracle: no card keeps the band {band} (a solver fault)")
 
     def __repr__(self) -> str:

@@ -59,11 +59,13 @@ class Solver:
         return bool(self.ws[W_ABORTED])
 
     def clear_tables(self) -> None:
-        """Forget every stored bound (the table and the payoff-similarity table), so that the next
-        solve starts from nothing (for measurements of one search alone)."""
-        from ..solver.eyes import W_LEN
+        """Forget what the eyes search learnt (its table, the payoff-similarity table and the
+        history of cut-offs), so that the next solve starts from nothing (for measurements of one
+        search alone; ``score_values``' table is not touched)."""
+        from ..solver.eyes import W_HIST, W_LEN
         self.tt[:] = 0
         self.ws[W_LEN:] = 0
+        self.ws[W_HIST:W_HIST + 4 * 48] = 0
 
     def load(self, state) -> None:
         """Copy a position into the workspace."""
