@@ -20,7 +20,8 @@ from .solve_deals import CONTRACTS, MAX_SOLVE_DEALS, SETTINGS, SolveDealsError, 
 COLUMNS = ("deal_id", "contract", "declarer", "re_mask", "band", "band_lo", "band_hi", "winner", "value_re",
            "eyes_lo", "eyes_hi", "nodes", "ms", "answered")
 """The dataset's columns, in order (docs/solver.md describes each)."""
-VALUE_KEYS = ("kind", "deals", "seed", "rules", "declarer", "node_limit", "bands", "first", "contracts", "chunk")
+VALUE_KEYS = ("kind", "deals", "seed", "rules", "declarer", "node_limit", "bands", "first", "contracts", "chunk",
+              "search")  # which deals a node limit answers depends on the search's version
 
 
 def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
@@ -66,10 +67,11 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     contracts = tuple(k for k in CONTRACTS if k in contracts)
     edges = EDGES if bands == "all" else value_edges(0, 0)
     from ..run.driver import Chunk, ChunkStore, run_chunks
+    from ..solver.eyes import SEARCH_VERSION
     chunks = [Chunk(i, first + i * chunk, min(chunk, deals - i * chunk)) for i in range(-(-deals // chunk))]
     settings = {"kind": "value_deals", "deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
                 "node_limit": node_limit, "bands": bands, "first": first, "contracts": list(contracts),
-                "chunk": chunk, "columns": list(COLUMNS)}
+                "chunk": chunk, "columns": list(COLUMNS), "search": SEARCH_VERSION}
     store = None if out is None else ChunkStore.open(Path(out), settings, VALUE_KEYS, chunks,
                                                      rows_per_unit=len(contracts), error=SolveDealsError)
     sims = {k: Simulator(make_plan(first + deals, seed, rules, "random", contract=k, declarer=declarer,
