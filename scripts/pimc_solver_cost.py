@@ -29,7 +29,7 @@ def main():
                                              quiet=True)["record"]]
     recs = [r for r in recs if len(r.get("play", [])) == 48]
     rng = random.Random(args.seed)
-    solver = Solver(table_bits=args.bits, node_limit=args.limit)
+    solver = Solver(table_bits=args.bits, node_limit=args.limit, sim_bits=0)  # pimc's solver has no payoff-similarity table
     warm = replay_detail({**recs[0], "play": recs[0]["play"][:40]})["state"]
     solver.load(warm)
     solver.card_values()

@@ -28,12 +28,18 @@ def main():
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--cap", type=int, default=10_000_000)
     ap.add_argument("--bits", type=int, default=20)
+    ap.add_argument("--sim-bits", type=int, default=16, help="payoff-similarity table bits, as Solver (0: none)")
     args = ap.parse_args()
     mods = [importlib.import_module(f"dokosim.solver.{m}") for m in (args.a, args.b)]
     cards, kind = SETS[args.set]
     every = positions(max(args.n, 20))
     states = every[cards][:args.n]
-    spaces = [(m.new_workspace(), m.new_table(args.bits)) for m in mods]
+    def workspace(m):  # versions before round 8 have no payoff-similarity table
+        try:
+            return m.new_workspace(args.sim_bits)
+        except TypeError:
+            return m.new_workspace()
+    spaces = [(workspace(m), m.new_table(args.bits)) for m in mods]
     for m, (ws, tt) in zip(mods, spaces):  # compile or load; a deal of its own (the table keeps a deal's entries)
         m.load_position(ws, *every[40][-1])
         m.solve_eyes(ws, tt)
