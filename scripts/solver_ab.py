@@ -7,7 +7,9 @@ A_MODULE, B_MODULE: module names under dokosim.solver (B defaults to ``eyes``); 
 copy the solver of a commit to dokosim/solver/_solver_a.py (``git show REV:dokosim/solver/eyes.py``;
 before the layers, ``REV:dokosim/engine/solver.py`` with its imports pointed at ``..engine``)
 and run ``python scripts/solver_ab.py _solver_a``. Prints each version's CPU time and nodes and
-the ratio B/A of the times (total, and the median of the per-position ratios)."""
+the ratio B/A of the times (total, the median and the geometric mean of the per-position ratios).
+``python scripts/solver_ab.py eyes eyes --a-sim-bits 0 --set start121``: the search without the
+payoff-similarity table against with it (docs/solver.md, round 8)."""
 import argparse
 import importlib
 import sys
@@ -29,17 +31,20 @@ def main():
     ap.add_argument("--cap", type=int, default=10_000_000)
     ap.add_argument("--bits", type=int, default=20)
     ap.add_argument("--sim-bits", type=int, default=16, help="payoff-similarity table bits, as Solver (0: none)")
+    ap.add_argument("--a-sim-bits", type=int, help="A's table bits, when not --sim-bits (for instance 0 with "
+                    "A = B = eyes: the search without the table against with it)")
     args = ap.parse_args()
     mods = [importlib.import_module(f"dokosim.solver.{m}") for m in (args.a, args.b)]
     cards, kind = SETS[args.set]
     every = positions(max(args.n, 20))
     states = every[cards][:args.n]
-    def workspace(m):  # versions before round 8 have no payoff-similarity table
+    def workspace(m, bits):  # versions before round 8 have no payoff-similarity table
         try:
-            return m.new_workspace(args.sim_bits)
+            return m.new_workspace(bits)
         except TypeError:
             return m.new_workspace()
-    spaces = [(workspace(m), m.new_table(args.bits)) for m in mods]
+    a_bits = args.sim_bits if args.a_sim_bits is None else args.a_sim_bits
+    spaces = [(workspace(m, bits), m.new_table(args.bits)) for m, bits in zip(mods, (a_bits, args.sim_bits))]
     for m, (ws, tt) in zip(mods, spaces):  # compile or load; a deal of its own (the table keeps a deal's entries)
         m.load_position(ws, *every[40][-1])
         m.solve_eyes(ws, tt)
@@ -68,7 +73,8 @@ def main():
               f"nodes total {nodes[j].sum():,} median {np.median(nodes[j]):,.0f}; over cap {(values[j] < 0).sum()}; "
               f"{1e6 * best[j].sum() / nodes[j].sum():.0f} ns/node")
     ratio = best[1] / np.maximum(best[0], 1e-6)
-    print(f"B/A time: total {best[1].sum() / best[0].sum():.3f}, median per position {np.median(ratio):.3f}; "
+    print(f"B/A time: total {best[1].sum() / best[0].sum():.3f}, median per position {np.median(ratio):.3f}, "
+          f"geometric mean {np.exp(np.mean(np.log(np.maximum(ratio, 1e-6)))):.3f}; "
           f"nodes {nodes[1].sum() / nodes[0].sum():.3f}; values differ: {differ}")
 
 
