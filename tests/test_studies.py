@@ -460,7 +460,7 @@ def poverty_study(tmp_path_factory):
     try:
         yield poverty.run(deals=6_000, strategy="heuristic", seed=4, quiet=True, charts=False,
                           results=tmp_path_factory.mktemp("results"), skills=("heuristic", "pimc"),
-                          pimc_deals=8, tournament_deals=60, bootstrap=50)
+                          pimc_deals=100, tournament_deals=60, bootstrap=50)
     finally:
         if old is None:
             del os.environ["DOKOSIM_STUDY_DATA"]
