@@ -30,6 +30,7 @@ import polars as pl
 
 from .common import footnote, plt, results_dir, rules_label, say, write_table
 from ..stats import mean_ci, wilson
+from .skills import skill_params
 from .solo_model import auc, fit_logistic, predict_proba
 
 STUDY = "announcements"
@@ -220,7 +221,7 @@ def probe_levels(deals: int, strategy: str, seed: int, levels, quiet: bool, edge
     tables, summaries, frames = [], [], {}
     for level in levels:
         say(quiet, f"announcements: {LEVEL_LABEL[level]}, {deals} deals, {strategy}")
-        df = probe_calls(deals, level, seed, RULES, strategy, quiet=quiet)
+        df = probe_calls(deals, level, seed, RULES, strategy, params=skill_params(strategy), quiet=quiet)
         frames[level] = df
         table, rows = level_tables(df, level, seed, edges, min_bin)
         tables.append(table)

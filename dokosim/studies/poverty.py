@@ -29,6 +29,7 @@ from dokosim.engine.deal import NORMAL_TRUMPS
 from .common import footnote, plt, popcount, results_dir, rules_label, say, type_mask, write_table
 from ..stats import mean_ci, wilson
 from .data import dataset
+from .skills import skill_params, skill_tag
 
 STUDY = "poverty"
 DEFAULT_DEALS = 400_000
@@ -42,11 +43,6 @@ MIN_PIMC_DEALS = 400
 # deal is one, so the per-poverty figures keep their distribution, and ~83% of them are poverties
 # (7% without the condition)
 PIMC_WHERE = " or ".join(f"trumps({s}) <= 3" for s in range(4))
-# pimc plays the cards by search and declares and accepts by heuristic's rules (search_bids=0):
-# a poverty is then declared on the same deals as under the every-poverty-accepted run that names
-# the poor player of a refused one (``declared``); pimc deciding its reservations by search is the
-# frontier study's (docs/studies.md)
-PIMC_BIDS = {"search_bids": 0}
 OLD_ACCEPT = 7.0      # heuristic's accept_trumps before this study (issue 15): nobody ever refused
 ACCEPT_ALL = 0.0      # every hand accepts: the poor player's left-hand neighbour takes every poverty
 NEVER = 15.0          # accept_trumps that no hand reaches (at most 12 trumps + 4 x 0.5)
@@ -211,9 +207,10 @@ WITH_COLS = ["deal_id", "hand_0", "hand_1", "hand_2", "hand_3", "contract", "dec
 def _load(name: str, deals: int, strategy: str, seed: int, rules, accept=None, where=None, **sim) -> pl.DataFrame:
     extra = {}
     tag = name
-    params = dict(PIMC_BIDS) if strategy == "pimc" else {}
-    if strategy == "pimc":
-        tag += "_bids0"
+    # pimc declares and accepts by heuristic's rules (PIMC_BIDS): its poverties are then declared on
+    # the deals the every-poverty-accepted run names (``declared``)
+    params = dict((skill_params(strategy) or {}).get(strategy, {}))
+    tag += skill_tag(strategy)
     if accept is not None:
         params["accept_trumps"] = float(accept)
         tag += f"_accept{accept:g}"

@@ -17,6 +17,22 @@ from .common import fmt, footnote, plt, write_table
 
 SKILLS = ("simple", "heuristic", "pimc")
 SKILL_COLOR = {"simple": "#9a9a9a", "heuristic": "#2b6ea6", "pimc": "#c2553a"}
+PIMC_BIDS = {"search_bids": 0}
+"""The skill columns' ``pimc``: the cards by search, the reservations, poverty acceptance and calls
+by ``heuristic``'s rules (``search_bids=0``), so that a column differs from ``heuristic``'s by the
+card play alone and poverty's declarations are the same as ``heuristic``'s; ``pimc`` deciding its
+bids and calls by search is measured by the frontier study and the tournaments (docs/studies.md)."""
+
+
+def skill_params(strategy: str) -> dict | None:
+    """``params`` for ``simulate`` / ``tournament`` / ``probe_calls`` that pin ``PIMC_BIDS`` when
+    ``strategy`` is pimc (None otherwise)."""
+    return {"pimc": dict(PIMC_BIDS)} if strategy == "pimc" else None
+
+
+def skill_tag(strategy: str) -> str:
+    """The dataset-name suffix of a pinned pimc (a dataset made before the pin is not reused)."""
+    return "_bids0" if strategy == "pimc" else ""
 
 
 def skill_deals(study_deals: int, pimc_share: float, min_pimc: int, pimc_deals: int | None = None

@@ -30,6 +30,7 @@ from .common import (
     write_table,
 )
 from .data import dataset
+from .skills import skill_params, skill_tag
 from .solo_model import HOLDOUT, MODEL_TERMS, PACKAGE_MODEL, SEAT, fit_kind
 
 STUDY = "solo_odds"
@@ -53,8 +54,8 @@ def leads(dealer, seat: int = SEAT):
 
 def kind_frame(kind: str, deals: int, strategy: str, seed: int, **sim) -> pl.DataFrame:
     """One row per deal of the forced ``kind`` solo: features, win, soloist score."""
-    d = dataset(f"{STUDY}/{kind}", deals=deals, seed=seed, strategy=strategy, rules=RULES,
-                contract=f"{kind}_solo", declarer=SEAT, **sim)
+    d = dataset(f"{STUDY}/{kind}{skill_tag(strategy)}", deals=deals, seed=seed, strategy=strategy, rules=RULES,
+                contract=f"{kind}_solo", declarer=SEAT, params=skill_params(strategy), **sim)
     frame = d.select("deal_id", "dealer", f"hand_{SEAT}", "winner", f"score_{SEAT}").collect()
     feats = hand_features(frame[f"hand_{SEAT}"].to_numpy(), kind)
     feats["leads"] = leads(frame["dealer"].to_numpy())
@@ -68,8 +69,8 @@ def kind_frame(kind: str, deals: int, strategy: str, seed: int, **sim) -> pl.Dat
 
 def normal_frame(deals: int, strategy: str, seed: int, **sim) -> pl.DataFrame:
     """Seat 0's score when the same deals are played as a normal game (everybody healthy)."""
-    d = dataset(f"{STUDY}/normal", deals=deals, seed=seed, strategy=strategy, rules=RULES,
-                contract="normal", declarer=SEAT, **sim)
+    d = dataset(f"{STUDY}/normal{skill_tag(strategy)}", deals=deals, seed=seed, strategy=strategy, rules=RULES,
+                contract="normal", declarer=SEAT, params=skill_params(strategy), **sim)
     return d.select("deal_id", pl.col(f"score_{SEAT}").cast(pl.Int32).alias("normal_score")).collect()
 
 
@@ -191,9 +192,9 @@ def key_count_sample(frame: pl.DataFrame, kind: str, skill: str, seed: int, hand
     for hand, on_lead in held.select("hand", "leads").iter_rows():
         dealer = (SEAT - 1) % 4 if on_lead else SEAT
         solo = simulate(deals, seed, RULES, skill, dealer=dealer, fixed_hand=(SEAT, int(hand)),
-                        contract=f"{kind}_solo", declarer=SEAT, quiet=True)
+                        contract=f"{kind}_solo", declarer=SEAT, params=skill_params(skill), quiet=True)
         normal = simulate(deals, seed, RULES, skill, dealer=dealer, fixed_hand=(SEAT, int(hand)),
-                          contract="normal", quiet=True)
+                          contract="normal", params=skill_params(skill), quiet=True)
         s_solo = solo[f"score_{SEAT}"].cast(pl.Float64).to_numpy()
         per_hand["win"].append(float((solo["winner"] == "re").mean()))
         per_hand["score"].append(float(s_solo.mean()))
@@ -323,6 +324,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     skill_note = (f"Each skill level at every seat, the same seed {seed} (so the same hands), rules "
                   f"{rules_label(RULES)}; 95% intervals. Key counts: " +
                   ", ".join(f"{k} {v}" for k, v in KEY_COUNT.items()) + "." +
+                  (" `pimc` plays the cards by search and calls by `heuristic`'s rules (`search_bids=0`)."
+                   if "pimc" in sizes and (skills is None or "pimc" in skills) else "") +
                   (f" `pimc` at the key counts: {key_hands} of the study's hands held at that count per kind, "
                    f"each played {KEY_DEALS} times as the solo and {KEY_DEALS} times healthy with the other "
                    "cards at random (`deals` counts those solo deals; interval over the per-hand means); "

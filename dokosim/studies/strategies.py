@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from .common import footnote, plt, results_dir, rules_label, say, write_table
+from .skills import skill_params
 
 STUDY = "strategies"
 DEFAULT_DEALS = 20_000
@@ -58,7 +59,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         n = n_pimc if "pimc" in (a, b) else deals
         say(quiet, f"strategies: {a} vs {b}, {n} deals x 6 seatings")
         try:
-            r = tournament([a, b], n, seed, RULES, **sim)
+            r = tournament([a, b], n, seed, RULES, params=skill_params("pimc") if "pimc" in (a, b) else None, **sim)
         except Exception as exc:  # e.g. a draft strategy that does not compile
             notes.append(f"{a} vs {b}: not played ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})")
             continue
@@ -68,7 +69,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     table = pl.DataFrame(rows) if rows else pl.DataFrame()
     note = (f"Duplicate tournaments, {deals:,} deals per pair ({n_pimc:,} for a pair with pimc), each in the 6 seatings (seed {seed}, rules "
             f"{rules_label(RULES)}). Points per deal per seat; 95% t intervals over per-deal values "
-            "(docs/tournament.md)." + ("" if not notes else " " + " ".join(notes)))
+            "(docs/tournament.md). `pimc` plays the cards by search and declares, accepts and calls by "
+            "`heuristic`'s rules (`search_bids=0`), so its pairs compare card play." + ("" if not notes else " " + " ".join(notes)))
     write_table(table, out / "pairs", "Strategies: pairwise duplicate tournaments", note)
     if charts and rows:
         p = plt()
