@@ -21,7 +21,7 @@ PIMC_BIDS = {"search_bids": 0}
 """The skill columns' ``pimc``: the cards by search, the reservations, poverty acceptance and calls
 by ``heuristic``'s rules (``search_bids=0``), so that a column differs from ``heuristic``'s by the
 card play alone and poverty's declarations are the same as ``heuristic``'s; ``pimc`` deciding its
-bids and calls by search is measured by the frontier study and the tournaments (docs/studies.md)."""
+bids and calls by search is measured by the tournaments of docs/strategies.md."""
 
 
 def skill_params(strategy: str) -> dict | None:
