@@ -24,8 +24,9 @@ from .options import SEED_OPTION, UsageError, check_out_directory
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
     """Run study NAME (solo_odds, poverty, announcements, strategies, play_errors, swings, par,
-    par_normal, or all; all leaves out play_errors, swings, par and par_normal): simulate or solve, then write tables (Markdown, CSV) and
-    charts (PNG) to results/NAME/ (play_errors: results/strategies/)."""
+    par_normal, frontier, or all; all leaves out play_errors, swings, par, par_normal and frontier):
+    simulate or solve, then write tables (Markdown, CSV) and charts (PNG) to results/NAME/
+    (play_errors, swings: results/strategies/; par_normal: results/par/)."""
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
     if cluster is not None or scheduler is not None:

@@ -25,7 +25,8 @@ per study and ``advice.md`` ("what to tell a club player").
   gain of calling per probe.
 
 A figure is *settled* when the two strongest skills that measured it agree within their
-intervals (the intervals overlap). Each part is a Parquet dataset under ``data/frontier/``
+intervals (the intervals overlap) and the strongest's interval is no wider than its target
+(``target_width``: 0.06 for a chance, 0.6 points for a score). Each part is a Parquet dataset under ``data/frontier/``
 written by the run driver: an interrupted run resumes where it stopped.
 """
 from __future__ import annotations

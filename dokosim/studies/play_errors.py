@@ -98,6 +98,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     from ..dd.audit import audit
 
     from .data import data_root, dataset
+    from .skills import skill_params, skill_tag
     from .strategies import available
     deals = deals or DEFAULT_DEALS
     out = results_dir(results, RESULTS)
@@ -106,9 +107,10 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     for name in names:
         say(quiet, f"play_errors: {name}, {deals} deals (keep-play)")
         t0 = time.perf_counter()
-        dataset(STUDY, deals, seed, name, RULES, keep_play=True, quiet=quiet, **sim)
+        stem = STUDY + skill_tag(name)  # pimc bids and calls by heuristic's rules: its cards are audited
+        dataset(stem, deals, seed, name, RULES, keep_play=True, quiet=quiet, params=skill_params(name), **sim)
         t1 = time.perf_counter()
-        directory = data_root() / f"{STUDY}_{name}_s{seed}_n{deals}"
+        directory = data_root() / f"{stem}_{name}_s{seed}_n{deals}"
         r = audit(directory, tricks=tricks, quiet=quiet)
         t2 = time.perf_counter()
         say(quiet, f"play_errors: {name} audited, {r.solves:,} solves in {r.seconds:.1f} s "
@@ -125,7 +127,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             f"the card played, from the player's side. **Only the cards of the last {tricks} tricks "
             f"(tricks {13 - tricks}-12) are audited**; the cards before are not (a solve from them costs "
             f"seconds). {deals:,} deals per strategy, the strategy at all four seats (seed {seed}, rules "
-            f"{rules_label(RULES)}, calls on). eyes_lost_per_card = total eyes lost / cards; 95% interval "
+            f"{rules_label(RULES)}, calls on; `pimc` declares and calls by `heuristic`'s rules, "
+            "`search_bids=0`, as in the tournaments it is ranked against). eyes_lost_per_card = total eyes lost / cards; 95% interval "
             "over deals (ratio estimator, delta method, t); by = all, trick (its number), role (Re; "
             "Kontra; soloist = Re alone: a solo, a silent marriage, a marriage without partner); "
             "error_share = share of cards that lost any eyes; swings_per_1000 = cards per 1,000 that "
