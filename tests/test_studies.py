@@ -628,3 +628,48 @@ def test_break_even_with_pimc_bins_on_few_synthetic_probes():
     point, lo, hi, note = break_even(chance, gain, 1, PIMC_BIN_EDGES, PIMC_MIN_BIN)
     assert lo < 0.6 < hi and abs(point - 0.6) < 0.1 and note.startswith("sign change in 0.50-0.70"), (point, lo, hi, note)
     assert break_even(chance[:1_500], gain[:1_500], 1)[3] == "too few probes"
+
+
+def test_skill_columns_pin_pimc_bids(monkeypatch, tmp_path):
+    """The skill columns' pimc (solo_odds, calibration, announcements, strategies, play_errors)
+    declares, accepts and calls by heuristic's rules: every run it starts hands over
+    ``search_bids=0`` for pimc (as the results' notes say) and no params for another strategy."""
+    import dokosim.run.call_probe as call_probe
+    import dokosim.run.simulate as simulate_module
+    import dokosim.run.tournament as tournament_module
+    from dokosim.studies import announcements, calibration, data, play_errors, solo_odds, strategies
+
+    class Captured(BaseException):  # not an Exception: the strategies study notes those and goes on
+        pass
+
+    seen = []
+
+    def capture(*args, **kw):
+        seen.append(kw.get("params"))
+        raise Captured
+
+    pinned = {"pimc": {"search_bids": 0}}
+    monkeypatch.setattr(solo_odds, "dataset", capture)
+    monkeypatch.setattr(call_probe, "probe_calls", capture)
+    monkeypatch.setattr(tournament_module, "tournament", capture)
+    monkeypatch.setattr(data, "dataset", capture)
+    monkeypatch.setattr(simulate_module, "simulate", capture)
+    calls = [lambda s: solo_odds.kind_frame("clubs", 100, s, 0), lambda s: solo_odds.normal_frame(100, s, 0),
+             lambda s: announcements.probe_levels(100, s, 0, (1,), True),
+             lambda s: play_errors.run(deals=100, results=tmp_path, quiet=True, charts=False, candidates=(s,))]
+    for call in calls:
+        for strategy, expected in (("pimc", pinned), ("heuristic", None)):
+            seen.clear()
+            with pytest.raises(Captured):
+                call(strategy)
+            assert seen == [expected], (strategy, seen)
+    seen.clear()
+    with pytest.raises(Captured):
+        strategies.run(deals=100, results=tmp_path, quiet=True, charts=False, candidates=("heuristic", "pimc"))
+    assert seen == [pinned]
+    frame = pl.DataFrame({"kind": ["clubs"], "deal_id": [0], "hand": [0], "leads": [0]})
+    for strategy, expected in (("pimc", pinned), ("heuristic", None)):
+        seen.clear()
+        with pytest.raises(Captured):
+            calibration.calibrate({}, frame, strategy, 0, {"preset": "ddv"}, 1, 10)
+        assert seen == [expected]

@@ -277,7 +277,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
                   "chance (the chance estimated by each skill's own cross-fitted model) with its 95% bootstrap "
                   "interval, and the mean gain of calling per probe (95% normal interval). `pimc` probes "
                   "only " + ", ".join(LEVEL_LABEL[v] for v in PIMC_LEVELS) + f", in bins of 0.1 with >= {PIMC_MIN_BIN} "
-                  "probes (its few probes); it plays the cards, and its calls are `heuristic`'s.")
+                  "probes (its few probes); it plays the cards by search and declares and calls by "
+                  "`heuristic`'s rules (`search_bids=0`).")
     write_skills(skill_rows, out, "Announcements: break-even chances by skill level", skill_note,
                  chart=charts, foot=f"seed {seed}; deals per level: " +
                  ", ".join(f"{k} {v:,}" for k, v in sizes.items()))

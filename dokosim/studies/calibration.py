@@ -12,8 +12,8 @@ from __future__ import annotations
 import polars as pl
 
 from ..engine.cards import SOLO_KINDS
-
 from ..stats import wilson
+from .skills import skill_params
 
 DEALS_PER_HAND = 5000  # the study's deals per held-out hand calibrated (200,000 deals: 40 hands per kind)
 DEFAULT_DEALS = 4000  # simulated deals per hand: the advisor's default, so the same interval width
@@ -42,7 +42,7 @@ def calibrate(model: dict, frame: pl.DataFrame, strategy: str, seed: int, rules,
         for deal_id, hand, on_lead in held.select("deal_id", "hand", "leads").iter_rows():
             dealer = (SEAT - 1) % 4 if on_lead else SEAT  # any dealer that gives the same lead
             df = simulate(deals, seed, rules, strategy, dealer=dealer, fixed_hand=(SEAT, int(hand)),
-                          contract=f"{kind}_solo", declarer=SEAT, quiet=True)
+                          contract=f"{kind}_solo", declarer=SEAT, params=skill_params(strategy), quiet=True)
             wins = int((df["winner"] == "re").sum())
             p, lo, hi = wilson(wins, deals)
             lo, hi = min(float(lo), float(p)), max(float(hi), float(p))  # rounding: lo was 1e-18 > 0 = p

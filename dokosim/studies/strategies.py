@@ -69,8 +69,9 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     table = pl.DataFrame(rows) if rows else pl.DataFrame()
     note = (f"Duplicate tournaments, {deals:,} deals per pair ({n_pimc:,} for a pair with pimc), each in the 6 seatings (seed {seed}, rules "
             f"{rules_label(RULES)}). Points per deal per seat; 95% t intervals over per-deal values "
-            "(docs/tournament.md). `pimc` plays the cards by search and declares, accepts and calls by "
-            "`heuristic`'s rules (`search_bids=0`), so its pairs compare card play." + ("" if not notes else " " + " ".join(notes)))
+            "(docs/tournament.md)." + (" `pimc` plays the cards by search and declares, accepts and calls by "
+                                       "`heuristic`'s rules (`search_bids=0`), so its pairs compare card play."
+                                       if "pimc" in names else "") + ("" if not notes else " " + " ".join(notes)))
     write_table(table, out / "pairs", "Strategies: pairwise duplicate tournaments", note)
     if charts and rows:
         p = plt()
