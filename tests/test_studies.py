@@ -673,3 +673,23 @@ def test_skill_columns_pin_pimc_bids(monkeypatch, tmp_path):
         with pytest.raises(Captured):
             calibration.calibrate({}, frame, strategy, 0, {"preset": "ddv"}, 1, 10)
         assert seen == [expected]
+
+
+def test_frontier_runs_every_part_small(tmp_path):
+    """The frontier study end to end at a two-hundredth of its sizes under random, heuristic and
+    pimc: rows for every part and every skill that plays it (poverty: the players that take a
+    poverty by a rule), each finite estimate inside its interval, and the files the README and
+    docs read."""
+    from dokosim.studies import frontier
+    skills = ("random", "heuristic", "pimc")
+    frontier.run(results=tmp_path / "r", data=tmp_path / "d", quiet=True, scale=0.005, skills=skills)
+    out = tmp_path / "r" / "frontier"
+    f = pl.read_csv(out / "frontier.csv")
+    assert set(f.select("study", "skill").unique().iter_rows()) == (
+        {(s, k) for s in ("solo_odds", "announcements") for k in skills} | {("poverty", "heuristic"), ("poverty", "pimc")})
+    assert (f["n"] > 0).all()
+    measured = f.filter(pl.col("estimate").is_not_nan())
+    assert measured.height >= 0.9 * f.height  # a break-even point may not be found at this size
+    assert (measured["lo"] <= measured["estimate"] + 1e-9).all() and (measured["estimate"] <= measured["hi"] + 1e-9).all()
+    for name in ("frontier_settled.md", "summary.md", "readme_tables.md", "advice.md", "solo_odds.png"):
+        assert (out / name).is_file(), name
