@@ -15,6 +15,11 @@ def data_root() -> Path:
     return Path(os.environ.get("DOKOSIM_STUDY_DATA") or project_root() / "data" / "studies")
 
 
+def dataset_directory(name: str, deals: int, seed: int, strategy: str) -> Path:
+    """Where ``dataset`` keeps the dataset ``name`` of these settings (under ``data_root``)."""
+    return data_root() / f"{name}_{strategy.replace(',', '-')}_s{seed}_n{deals}"
+
+
 def dataset(name: str, deals: int, seed: int, strategy: str, rules, contract=None, declarer=0,
             scheduler=None, cluster=None, quiet=True, **extra) -> pl.LazyFrame:
     """Simulate (or resume, or reuse) the dataset ``name`` for these settings and scan it.
@@ -24,7 +29,7 @@ def dataset(name: str, deals: int, seed: int, strategy: str, rules, contract=Non
     """
     from ..run.dataset import scan
     from ..run.simulate import simulate
-    directory = data_root() / f"{name}_{strategy.replace(',', '-')}_s{seed}_n{deals}"
+    directory = dataset_directory(name, deals, seed, strategy)
     directory.parent.mkdir(parents=True, exist_ok=True)
     simulate(deals, seed, rules, strategy, out=str(directory), contract=contract, declarer=declarer,
              scheduler=scheduler, cluster=cluster, quiet=quiet, **extra)

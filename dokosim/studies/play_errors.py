@@ -97,7 +97,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
 
     from ..dd.audit import audit
 
-    from .data import data_root, dataset
+    from .data import dataset, dataset_directory
     from .skills import skill_params, skill_tag
     from .strategies import available
     deals = deals or DEFAULT_DEALS
@@ -110,7 +110,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         stem = STUDY + skill_tag(name)  # pimc bids and calls by heuristic's rules: its cards are audited
         dataset(stem, deals, seed, name, RULES, keep_play=True, quiet=quiet, params=skill_params(name), **sim)
         t1 = time.perf_counter()
-        directory = data_root() / f"{stem}_{name}_s{seed}_n{deals}"
+        directory = dataset_directory(stem, deals, seed, name)
         r = audit(directory, tricks=tricks, quiet=quiet)
         t2 = time.perf_counter()
         say(quiet, f"play_errors: {name} audited, {r.solves:,} solves in {r.seconds:.1f} s "

@@ -29,7 +29,7 @@ from dokosim.engine.deal import NORMAL_TRUMPS
 from .common import footnote, plt, popcount, results_dir, rules_label, say, type_mask, write_table
 from ..stats import mean_ci, wilson
 from .data import dataset
-from .skills import skill_params, skill_tag
+from .skills import skill_bids, skill_tag
 
 STUDY = "poverty"
 DEFAULT_DEALS = 400_000
@@ -209,7 +209,7 @@ def _load(name: str, deals: int, strategy: str, seed: int, rules, accept=None, w
     tag = name
     # pimc declares and accepts by heuristic's rules (PIMC_BIDS): its poverties are then declared on
     # the deals the every-poverty-accepted run names (``declared``)
-    params = dict((skill_params(strategy) or {}).get(strategy, {}))
+    params = skill_bids(strategy)
     tag += skill_tag(strategy)
     if accept is not None:
         params["accept_trumps"] = float(accept)

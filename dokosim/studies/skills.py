@@ -24,10 +24,16 @@ card play alone and poverty's declarations are the same as ``heuristic``'s; ``pi
 bids and calls by search is measured by the tournaments of docs/strategies.md."""
 
 
+def skill_bids(strategy: str) -> dict:
+    """``strategy``'s own parameters in a skill column: ``PIMC_BIDS`` for pimc, none otherwise."""
+    return dict(PIMC_BIDS) if strategy == "pimc" else {}
+
+
 def skill_params(strategy: str) -> dict | None:
     """``params`` for ``simulate`` / ``tournament`` / ``probe_calls`` that pin ``PIMC_BIDS`` when
     ``strategy`` is pimc (None otherwise)."""
-    return {"pimc": dict(PIMC_BIDS)} if strategy == "pimc" else None
+    bids = skill_bids(strategy)
+    return {strategy: bids} if bids else None
 
 
 def skill_tag(strategy: str) -> str:

@@ -64,7 +64,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     import multiprocessing
     import time
 
-    from .data import data_root, dataset
+    from .data import dataset, dataset_directory
     from .strategies import available
     deals = deals or DEFAULT_DEALS
     out = results_dir(results, RESULTS)
@@ -73,7 +73,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     for name in names:
         say(quiet, f"swings: {name}, {deals} deals (keep-play)")
         dataset(STUDY, deals, seed, name, RULES, keep_play=True, quiet=quiet, **sim)
-        directories.append(str(data_root() / f"{STUDY}_{name}_s{seed}_n{deals}"))
+        directories.append(str(dataset_directory(STUDY, deals, seed, name)))
     t0 = time.perf_counter()
     say(quiet, f"swings: auditing {len(names)} strategies, all 12 tricks, {jobs} at once")
     from ..run.workers import die_with_parent
