@@ -45,7 +45,22 @@ RUNS = {
         strategy="heuristic,simple,random,simple,heuristic", calls=False),
     "probe_re": lambda: dokosim.probe_calls(20_000, level="re", seed=12, strategy="heuristic"),
     "probe_no90": lambda: dokosim.probe_calls(20_000, level="no90", seed=13, strategy="simple"),
+    "net_club": lambda: dokosim.simulate(20_000, seed=15, rules="club", strategy="net"),
+    "pimc_solver_mixed": lambda: dokosim.simulate(40, seed=16, strategy="pimc_solver,heuristic,net,heuristic"),
+    "solve_deals": lambda: _solver_rows(),
 }
+
+
+def _solver_rows():
+    """The solver's rows: solve --deals (exact eyes, every contract) and value --deals (bands),
+    without the one column that is not a function of (seed, deal_id) (``ms``)."""
+    from dokosim.dd.solve_deals import solve_deals
+    from dokosim.dd.value_deals import value_deals
+    import polars as pl
+    solved = solve_deals(30, seed=17, exact=True, node_limit=2_000_000)
+    valued = value_deals(20, seed=18, node_limit=2_000_000).drop("ms")
+    return pl.concat([solved.select(pl.all().cast(pl.Utf8)).unpivot(index=[]),
+                      valued.select(pl.all().cast(pl.Utf8)).unpivot(index=[])])
 
 
 def main(names):
