@@ -27,6 +27,7 @@ from .play import (
     QC_MASK, apply_piglets, call_error, card_error, legal_calls, legal_mask, make_call, play_card,
     seat_is_re, setup_deal, setup_poverty,
 )
+from .position import Position
 from .rng import seed_stream
 from .scoring import score_deal
 from .stack import stack_zeros
@@ -93,6 +94,14 @@ OBS_EYES = OBS_LEGAL + N_ACTIONS            # 4: eyes won in tricks so far by ea
 OBS_TRICKS_LEFT = OBS_EYES + 4              # 1: tricks still to play / hand size
 OBS_LEN = OBS_TRICKS_LEFT + 1
 OBS_BUF = 320                               # OBS_LEN, rounded up to whole 8-byte stores
+
+
+@inline_kernel
+def game_position(g):
+    """The position of game row ``g`` (engine/position.py) as views into it."""
+    return Position(g[O_ST:O_ST + ST_LEN], g[O_HANDS:O_HANDS + 4], g[O_PLAYS:O_PLAYS + 48],
+                    g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48],
+                    g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5])
 
 
 @inline_kernel

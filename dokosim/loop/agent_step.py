@@ -1,7 +1,7 @@
 """A compiled strategy's decision at a ``dokosim.Game`` position: the kernel behind ``dokosim.Agent``.
 
 The decision is the deal loop's own: the strategy is called through the loop's choosers
-(``sim_loop.choose_*``: ``random`` and ``simple`` inlined, the others through their C entry
+(``choosers.choose_*``: ``random`` and ``simple`` inlined, the others through their C entry
 points in the strategy table), on the arrays the loop would hand it (the public state, the
 seat's hand, the cards so far, the contract's tables) and the deal's random stream, and an
 illegal answer is replaced as the loop replaces it.
@@ -9,7 +9,7 @@ illegal answer is replaced as the loop replaces it.
 import numpy as np
 
 from ..engine.cards import CLASS_MASK, SCHEME_NORMAL
-from .sim_loop import choose_call, choose_card, choose_exchange, choose_reservation
+from .choosers import choose_call, choose_card, choose_exchange, choose_reservation
 from ..strategies.cardcount import cards_left, deck_cards, scan_plays
 from ..strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
 from ..strategies.sampler import deal_unseen, implied_queens, set_hidden
@@ -17,8 +17,8 @@ from ..engine.bits import lowest_bit_index
 from ..engine.deal import poverty_pass_error, poverty_return_error, reservation_options
 from ..engine.game_state import (
     A_ACCEPT, A_KONTRA, A_PASS, A_RE, A_RESERVE, G_PHASE, G_PLAN, G_PLAYER, G_PV_PASSED, G_PV_PICKED,
-    G_PV_STEP, O_CMASK, O_FCLASS, O_HANDS, O_HANDS0, O_PLAYS, O_POWER, O_PSEAT, O_RULES, O_ST, O_TW, PH_CALL,
-    PH_POVERTY, PH_RESERVATION, PV_ACCEPT, PV_PASS,
+    G_PV_STEP, O_CMASK, O_FCLASS, O_HANDS, O_HANDS0, O_PLAYS, O_PSEAT, O_RULES, O_ST, PH_CALL,
+    PH_POVERTY, PH_RESERVATION, PV_ACCEPT, PV_PASS, game_position,
 )
 from ..engine.jit import kernel
 from ..engine.layout import P_NPLAYED, PUBLIC_LEN, R_LEN, ST_LEN
@@ -66,24 +66,18 @@ def agent_action(g, rng, table, params):
         c = lowest_bit_index(plan)
         g[G_PLAN] = plan & (plan - 1)
         return c >> 1
-    plays = g[O_PLAYS:O_PLAYS + 48]
-    play_seat = g[O_PSEAT:O_PSEAT + 48]
-    trick_winner = g[O_TW:O_TW + 12]
-    power = g[O_POWER:O_POWER + 48]
-    fclass = g[O_FCLASS:O_FCLASS + 48]
-    cmask = g[O_CMASK:O_CMASK + 5]
+    pos = game_position(g)
+    plays, fclass, cmask = pos.plays, pos.fclass, pos.cmask
     if phase == PH_CALL:
         legal = legal_calls(st, hands, seat)
-        level = choose_call(table, 0, seat, hands[seat], legal, pub, plays, play_seat, trick_winner, power,
-                            fclass, cmask, rules, params, rng)
+        level = choose_call(table, 0, seat, legal, pos, rules, params, rng)
         if level > 0 and (legal >> level) & 1:
             if level == 1:
                 return A_RE if seat_is_re(st, seat) else A_KONTRA
             return A_RE + level
         return A_PASS
     legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-    card = choose_card(table, 0, seat, hands[seat], legal, pub, plays, play_seat, trick_winner, power,
-                       fclass, cmask, rules, params, rng)
+    card = choose_card(table, 0, seat, legal, pos, rules, params, rng)
     if card < 0 or not (legal >> card) & 1:
         card = lowest_bit_index(legal)
     return card >> 1

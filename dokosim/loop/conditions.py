@@ -28,8 +28,9 @@ from ..engine.bits import nth_set_bit, popcount
 from ..engine.jit import decision_kernel, kernel
 from ..engine.rng import below, next_u64, seed_stream
 from ..engine.stack import stack_zeros
+from .control import CONTROL_LEN
 
-COND_BASE = 8  # = sim_loop.CONTROL_LEN: the block follows the plain control words
+COND_BASE = CONTROL_LEN  # the block follows the plain control words
 K_ON = COND_BASE            # 1: the run has a condition
 K_MAX_TRIES = COND_BASE + 1  # tries per deal before the deal is given up (marked redeals = -1)
 K_FREE = COND_BASE + 2       # the cards not placed (the pack less the placed cards)

@@ -8,11 +8,9 @@ a deal recorded this way is the deal ``pimc`` plays at every seat of ``dokosim s
 import numpy as np
 
 from ..engine.bits import lowest_bit_index
-from ..engine.game_state import (
-    G_PLAYER, O_CMASK, O_FCLASS, O_HANDS, O_PLAYS, O_POWER, O_PSEAT, O_RULES, O_ST, O_TW,
-)
+from ..engine.game_state import G_PLAYER, O_RULES, game_position
 from ..engine.jit import kernel
-from ..engine.layout import PUBLIC_LEN, R_LEN, ST_LEN
+from ..engine.layout import PUBLIC_LEN, R_LEN
 from ..engine.play import legal_mask
 from ..strategies.cardcount import distinct
 from ..strategies.net_features import N_KINDS, card_features
@@ -26,15 +24,11 @@ from ..strategies.pimc import (
 def position_features(g, out):
     """The ``net`` features (net_features.card_features) of the player to play a card in ``g``;
     returns the 48-bit mask of its legal cards."""
-    st = g[O_ST:O_ST + ST_LEN]
-    hands = g[O_HANDS:O_HANDS + 4]
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = game_position(g)
     seat = g[G_PLAYER]
-    plays = g[O_PLAYS:O_PLAYS + 48]
-    fclass = g[O_FCLASS:O_FCLASS + 48]
-    cmask = g[O_CMASK:O_CMASK + 5]
     legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-    card_features(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12],
-                  g[O_POWER:O_POWER + 48], fclass, cmask, g[O_RULES:O_RULES + R_LEN], out)
+    card_features(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask,
+                  g[O_RULES:O_RULES + R_LEN], out)
     return legal
 
 
@@ -44,14 +38,12 @@ def teacher_card(g, rng, params, features, values):
     search's mean value of each legal card kind into ``values`` (float32, N_KINDS; NaN where the
     kind is not legal), and the kind the search plays (the best value, the lowest kind on a tie,
     as ``pimc.search`` chooses). ``params``: pimc's parameter vector."""
-    st = g[O_ST:O_ST + ST_LEN]
-    hands = g[O_HANDS:O_HANDS + 4]
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = game_position(g)
     seat = g[G_PLAYER]
     legal = position_features(g, features)
     sums = np.zeros(48, dtype=np.float64)
     n_samples = int(params[PI_SAMPLES])
-    search_sums(seat, hands[seat], legal, st[:PUBLIC_LEN], g[O_PLAYS:O_PLAYS + 48], g[O_PSEAT:O_PSEAT + 48],
-                g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48], g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5],
+    search_sums(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask,
                 g[O_RULES:O_RULES + R_LEN], n_samples, params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
                 int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
                 int(params[PI_TABLE_BITS]), params[PI_ROLLOUT_NET] > 0, rng, sums)

@@ -1,0 +1,69 @@
+"""The position of a deal as one value: the eight arrays every play kernel reads and writes.
+
+A ``Position`` is a named tuple of int64 arrays (numba types it as a named tuple, so a kernel
+takes and passes it as one argument and reads ``pos.hands`` at no cost):
+
+- ``st``: the game state (engine/layout.py; ``st[:PUBLIC_LEN]`` is what every player knows),
+- ``hands``: the four hands as 48-bit masks,
+- ``plays`` and ``play_seat``: the cards played so far and who played each (48 each),
+- ``trick_winner``: the winner of each finished trick (12),
+- ``power``, ``fclass`` and ``cmask``: the contract's tables (engine/cards.py: each card's
+  power and follow class, each class's card mask).
+
+Makers: ``stack_position`` (inside a kernel, on its stack: engine/stack.py), ``new_position``
+(in Python, on the heap), ``copy_position``. A strategy's entry points (the plug-in ABI,
+docs/strategies.md) still take the arrays one by one: the deal loop's choosers
+(loop/choosers.py) unpack a position at that one border. ``engine/game_state.py``'s ``game_position`` gives the views of a ``Game`` row.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from .jit import inline_kernel
+from .layout import PUBLIC_LEN, ST_LEN
+from .stack import stack_zeros
+
+Position = namedtuple("Position", ("st", "hands", "plays", "play_seat", "trick_winner", "power", "fclass",
+                                   "cmask"))
+POSITION_LENGTHS = (ST_LEN, 4, 48, 48, 12, 48, 48, 5)
+"""Each field's length, in field order."""
+
+
+def new_position() -> Position:
+    """A zeroed position on the heap (for Python callers and tests)."""
+    return Position(*(np.zeros(n, dtype=np.int64) for n in POSITION_LENGTHS))
+
+
+@inline_kernel
+def stack_position():
+    """A zeroed position on the calling kernel's stack (engine/stack.py): it must stay inlined, so
+    that the arrays belong to the caller's frame; valid until that kernel returns."""
+    return Position(stack_zeros(ST_LEN, np.int64), stack_zeros(4, np.int64), stack_zeros(48, np.int64),
+                    stack_zeros(48, np.int64), stack_zeros(12, np.int64), stack_zeros(48, np.int64),
+                    stack_zeros(48, np.int64), stack_zeros(5, np.int64))
+
+
+@inline_kernel
+def copy_array(dst, src):
+    """dst[:] = src, element by element (a slice assignment may allocate a temporary)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@inline_kernel
+def copy_position(dst, src):
+    """Every array of position ``dst`` set to ``src``'s."""
+    copy_array(dst.st, src.st)
+    copy_array(dst.hands, src.hands)
+    copy_array(dst.plays, src.plays)
+    copy_array(dst.play_seat, src.play_seat)
+    copy_array(dst.trick_winner, src.trick_winner)
+    copy_array(dst.power, src.power)
+    copy_array(dst.fclass, src.fclass)
+    copy_array(dst.cmask, src.cmask)
+
+
+@inline_kernel
+def public_state(pos):
+    """``st[:PUBLIC_LEN]``: what every player knows, and all a strategy sees of ``st``."""
+    return pos.st[:PUBLIC_LEN]
