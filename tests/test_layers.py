@@ -8,6 +8,7 @@ than ``MAX_ROOT_MODULES`` modules.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "dokosim"
@@ -16,6 +17,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dokosim"
 LAYERS = ("version", "spec", "stats", "validation", "engine", "rules", "solver", "strategies", "loop",
           "records", "game", "run", "dd", "train", "studies", "kernels", "cli", "dokosim")
 MAX_ROOT_MODULES = 8  # counting __init__.py
+
+
+# a string that names a package module (importlib.import_module("dokosim.x.y"), "dokosim.x.y:Name")
+MODULE_STRING = re.compile(r"dokosim(\.[A-Za-z_][A-Za-z0-9_]*)+(:[A-Za-z_][A-Za-z0-9_.]*)?")
 
 
 def module_names() -> dict[str, Path]:
@@ -53,6 +58,9 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
             base = _target(module, node, path.name == "__init__.py")
             names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                      for alias in node.names]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and MODULE_STRING.fullmatch(node.value) \
+                and node.value.partition(":")[0] in modules:
+            names = [node.value.partition(":")[0]]  # "dokosim.x.y" or "dokosim.x.y:Name": imported by name
         else:
             continue
         for name in names:
@@ -153,6 +161,20 @@ def test_the_checks_find_what_they_look_for():
     assert upward(edges) == ["dokosim.engine.a -> dokosim.cli.b"]
     sim = imports_of("dokosim.run.simulate", PACKAGE / "run" / "simulate.py", module_names())
     assert "dokosim.engine.layout" in sim  # a relative import at module level
+    registry = imports_of("dokosim.loop.registry", PACKAGE / "loop" / "registry.py", module_names())
+    assert "dokosim.strategies.heuristic" in registry  # a module named by a string
+
+
+def test_entry_points_point_down_from_where_they_are_used(tmp_path):
+    """dokosim's own entry points (pyproject.toml) name modules that exist; the agents' group is
+    read by game/agents.py, so its targets may sit above the game layer (a plug-in registration,
+    not an import)."""
+    import tomllib
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["project"]
+    modules = module_names()
+    targets = [v for group in project.get("entry-points", {}).values() for v in group.values()]
+    targets += list(project.get("scripts", {}).values())
+    assert targets and all(t.partition(":")[0] in modules for t in targets), targets
 
 
 # ---------------------------------------------------------------- kernels and their cache stamp

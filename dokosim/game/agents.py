@@ -24,9 +24,11 @@ from .game import Game, GameError
 AGENT_ENTRY_POINT_GROUP = "dokosim.agents"
 _PYTHON_AGENTS: dict[str, object] = {}  # name -> a class (called once per seat) or an instance
 # Built-in Python players that live above this layer (the open-hands oracle needs the solver's
-# Python front end, dd/), loaded by name like a plug-in; no plug-in may replace them.
-BUILT_IN_AGENTS = {"dd_oracle": ("dokosim.dd.oracle", "DDOracle")}
-RESERVED_NAMES = tuple(BUILT_IN_AGENTS)
+# Python front end, dd/): dokosim's own package declares them as entry points of
+# AGENT_ENTRY_POINT_GROUP (pyproject.toml), so this layer never imports upwards; no plug-in of
+# another distribution may take their names.
+RESERVED_NAMES = ("dd_oracle",)
+OWN_DISTRIBUTION = "dokosim"
 
 
 class AgentError(GameError):
@@ -118,16 +120,21 @@ def register_agent_path(spec: str) -> str | None:
 
 def python_agent(name: str):
     """The Python agent registered (or declared as an entry point) as ``name``, or None.
-    ``dd_oracle`` (``dd.oracle.DDOracle``, which reads every hand) is built in."""
-    if name in BUILT_IN_AGENTS and name not in _PYTHON_AGENTS:
-        module, attr = BUILT_IN_AGENTS[name]
-        return getattr(importlib.import_module(module), attr)
+    ``dd_oracle`` (``dd.oracle.DDOracle``, which reads every hand) is built in: an entry point of
+    dokosim's own distribution."""
     if name in _PYTHON_AGENTS:
         return _PYTHON_AGENTS[name]
     for ep in entry_points(group=AGENT_ENTRY_POINT_GROUP):
-        if ep.name == name:
+        if ep.name != name:
+            continue
+        own = ep.dist is not None and ep.dist.name == OWN_DISTRIBUTION
+        if name in RESERVED_NAMES:
+            if not own:
+                continue  # another distribution's plug-in may not take a built-in name
+            _PYTHON_AGENTS[name] = ep.load()
+        else:
             register_agent(name, ep.load())
-            return _PYTHON_AGENTS[name]
+        return _PYTHON_AGENTS[name]
     return None
 
 

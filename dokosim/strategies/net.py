@@ -38,8 +38,9 @@ import numpy as np
 
 from ..engine.bits import lowest_bit_index
 from ..engine.cards import C_NORMAL, C_SOLO_BASE
-from ..engine.layout import P_DEALER, P_NPLAYED, P_TURN, PUBLIC_LEN, ST_LEN
+from ..engine.layout import P_DEALER, P_NPLAYED, P_TURN, PUBLIC_LEN
 from ..engine.play import setup_deal
+from ..engine.position import stack_position
 from ..engine.jit import inline_kernel, kernel
 from ..engine.stack import stack_zeros
 from ..validation import SimulationError
@@ -174,14 +175,7 @@ def opening_value(seat, hand, dealer, contract, rules):
     """The value head's rating of ``contract`` (C_NORMAL, or a solo code declared by ``seat``) for
     ``seat`` holding ``hand`` (12 cards), read from the features of its first card as if it led
     trick 1 of that contract (the others' hands unknown: empty)."""
-    st = stack_zeros(ST_LEN, np.int64)
-    hands = stack_zeros(4, np.int64)
-    power = stack_zeros(48, np.int64)
-    fclass = stack_zeros(48, np.int64)
-    cmask = stack_zeros(5, np.int64)
-    plays = stack_zeros(48, np.int64)
-    play_seat = stack_zeros(48, np.int64)
-    trick_winner = stack_zeros(12, np.int64)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = stack_position()
     x = stack_zeros(N_FEATURES, np.float32)
     hands[seat] = hand
     setup_deal(st, hands, dealer, contract, seat, 0, power, fclass, cmask)
