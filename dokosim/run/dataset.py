@@ -51,10 +51,44 @@ def typed_column(name: str, dtype, col: np.ndarray) -> pl.Series:
     return pl.Series(name, col).cast(dtype)
 
 
+_WIDTHS = ((np.int8, [i for i, t in enumerate(COLUMN_TYPES.values()) if t not in (pl.Int16, pl.Int64)]),
+           (np.int16, [i for i, t in enumerate(COLUMN_TYPES.values()) if t == pl.Int16]),
+           (np.int64, [i for i, t in enumerate(COLUMN_TYPES.values()) if t == pl.Int64]))
+_BLOCK = 8192  # rows transposed at a time: a block of the row buffer stays in the cache
+
+
+def _columns(out: np.ndarray) -> dict[int, np.ndarray]:
+    """The columns of the row-major int64 rows ``out`` in the numpy type of their dataset type
+    (int8, int16 or int64; the enums' codes and the bools as int8), each a new contiguous array
+    (nothing refers to ``out``): transposed block by block, one pass over ``out`` per type."""
+    n = out.shape[0]
+    columns = {}
+    for dtype, index in _WIDTHS:
+        block = np.empty((len(index), n), dtype=dtype)
+        for start in range(0, n, _BLOCK):
+            block[:, start:start + _BLOCK] = out[start:start + _BLOCK, index].T
+        columns.update(zip(index, block))
+    return columns
+
+
 def frame_from_rows(out: np.ndarray, strategy_names: list[str]) -> pl.DataFrame:
-    """The typed DataFrame of a block of simulator rows (n x OUT_LEN int64)."""
-    cols = {name: typed_column(name, dtype, out[:, i])
-            for i, (name, dtype) in enumerate(COLUMN_TYPES.items())}
+    """The typed DataFrame of a block of simulator rows (n x OUT_LEN int64): the same columns
+    as typed_column gives, built without a pass per column over the rows (the run driver's
+    writer thread builds each chunk's frame: its cost is most of a chunk's besides the play)."""
+    columns = _columns(out)
+    cols = {}
+    for i, (name, dtype) in enumerate(COLUMN_TYPES.items()):
+        col = columns[i]
+        if name in ("contract", "winner"):
+            names = CONTRACT_NAMES if name == "contract" else WINNER_NAMES
+            if col.size and (col.min() < 0 or col.max() >= len(names)):
+                cols[name] = typed_column(name, dtype, out[:, i])  # refused, as typed_column says
+            else:
+                cols[name] = pl.Series(name, list(names), dtype=dtype).gather(col.astype(np.uint32))
+        elif dtype == pl.Boolean:
+            cols[name] = pl.Series(name, col != 0)
+        else:
+            cols[name] = pl.Series(name, col)
     n = out.shape[0]
     for s, strat in enumerate(strategy_names):
         cols[f"strategy_{s}"] = pl.repeat(strat, n, eager=True, dtype=pl.String).cast(pl.Categorical)
