@@ -13,6 +13,14 @@ a run written before 5 December 2026 keeps them in ``DIR`` itself, and is read a
   file is in place (Ctrl-C waits for it), so memory and work per chunk do not grow with the run;
 * a chunk file is written under a temporary name and renamed into place.
 
+Chunks are written by a thread of their own (``ChunkWriter``, ``run_chunks``): chunk k is typed,
+encoded (zstd 1, PARQUET_CODEC), written, renamed and entered in the ledger while the calling
+thread simulates chunk k+1 (the kernels release the GIL, and so do polars' writer and sha256),
+so a run costs about its play, not its play plus its writing. At most two chunks are in memory
+(WRITE_SLOTS), whatever the run's size; an error of the writer (a full disk) is raised in the
+calling thread as one line, as before; on Ctrl-C or any error the chunk being written is
+finished and entered, the ones not yet written are left to a resume.
+
 Reopening the directory with the same plan verifies every chunk file against the ledger (entry
 present, checksum equal, plan and deals equal) and plays again any chunk that fails, saying so on
 stderr; a chunk file not in the ledger (written just before an interruption: at most one chunk of
