@@ -409,11 +409,12 @@ class ChunkWriter:
     """The writer thread of a run: it encodes and writes chunk k (``store.write``: the file under a
     temporary name, renamed, then its ledger line) while the calling thread simulates chunk k+1.
 
-    At most ``slots`` chunks are in memory at once: ``put`` waits for a slot, taken before the
-    chunk is produced and given back by the writer once the chunk is written (``acquire``), so a
-    run holds two chunks whatever its size. An error in the writer (a full disk: WriteFailed; a
-    Ctrl-C in a test's write) stops it; the chunks after it are not written, and the calling thread
-    raises the same exception at its next ``acquire``, ``put`` or ``close``. ``most`` counts the most
+    At most ``slots`` chunks are in memory at once: ``acquire`` waits for a slot, taken before
+    the chunk is produced and given back by the writer once the chunk is written, so a run holds
+    two chunks whatever its size (``Simulator.frame_later``, whose two row buffers alternate,
+    relies on it). An error in the writer (a full disk: WriteFailed; a Ctrl-C in a test's write)
+    stops it; the chunks after it are not written, and the calling thread raises the same
+    exception at its next ``acquire`` or after ``close`` (``check``). ``most`` counts the most
     chunks ever held (the tests' check of the bound). A chunk handed over as a function (a
     deferred frame) is built in the writer thread too."""
 
@@ -457,6 +458,7 @@ class ChunkWriter:
         return written
 
     def check(self) -> None:
+        """Raise the writer's error, if it had one."""
         if self.error is not None:
             raise self.error
 

@@ -256,6 +256,8 @@ class Simulator:
         self.control = plan.control()
         self.rules = plan.rules.packed()
         self._capacity = 0
+        self._outs: dict[int, np.ndarray] = {}  # the row buffers: 0, and 1 for frame_later
+        self._turn = 1
 
     def rows(self, first: int, n: int, buffer: int = 0):
         """Simulate deals first .. first+n-1; returns (rows, plays, calls) views of the buffers,
@@ -300,7 +302,7 @@ class Simulator:
         (its records come from the play logs, one buffer)."""
         if self.plan.keep_play:
             return self.frame(first, n)
-        self._turn = buffer = 1 - getattr(self, "_turn", 1)
+        self._turn = buffer = 1 - self._turn
         out, _, _ = self.rows(first, n, buffer)
         names = [s.name for s in self.plan.strategies]
         return lambda: frame_from_rows(out, names)
