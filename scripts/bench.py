@@ -130,9 +130,10 @@ E2E_COMMAND = ["simulate", "--deals", "{deals}", "--strategy", "random", "--cont
                "--threads", "{threads}", "--out", "{out}"]
 
 
-def run_command(args: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of ``dokosim ARGS`` as a new process (start-up included),
-    its output discarded; the peak is the child's own (os.wait4). The child runs the dokosim this
+def run_command(args: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS in MB, CPU seconds) of ``dokosim ARGS`` as a new process (start-up
+    included), its output discarded; the peak and the CPU time (user + system, all its threads)
+    are the child's own (os.wait4). The child runs the dokosim this
     script imports (its directory first on PYTHONPATH, the working directory elsewhere: ``python
     -m`` puts the working directory first on the path)."""
     import dokosim
@@ -148,7 +149,7 @@ def run_command(args: list[str]) -> tuple[float, float]:
     proc.stderr.close()
     if proc.returncode != 0:
         raise SystemExit(f"dokosim {' '.join(args)} failed ({proc.returncode}): {err.strip()}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def bench_e2e(floor, deals, repeat=3, threads=(1, 2)):
@@ -171,15 +172,16 @@ def bench_e2e(floor, deals, repeat=3, threads=(1, 2)):
     try:
         once(1000, 1)  # the kernel cache loaded (or compiled) once, untimed
         for t in threads:
-            best, peak = float("inf"), 0.0
+            best, peak, cpu = float("inf"), 0.0, float("inf")
             for _ in range(repeat):
-                wall, rss = once(deals, t)
-                best, peak = min(best, wall), max(peak, rss)
+                wall, rss, used = once(deals, t)
+                best, peak, cpu = min(best, wall), max(peak, rss), min(cpu, used)
             size = sum(f.stat().st_size for f in out.glob("*.parquet"))
             report(f"(e2e) simulate --deals {deals:,} ... --threads {t} --out DIR", deals / best, floor)
-            print(f"{'':58} best of {repeat}: {best:.2f} s wall, process start included; peak RSS "
-                  f"{peak:.0f} MB; {size / deals:.1f} bytes/deal (load {os.getloadavg()[0]:.1f})")
-        wall, _ = run_command(["simulate", "--deals", "1000", "--strategy", "random", "--contract", "normal",
+            print(f"{'':58} best of {repeat}: {best:.2f} s wall, process start included; CPU {cpu:.2f} s "
+                  f"(all threads); peak RSS {peak:.0f} MB; {size / deals:.1f} bytes/deal "
+                  f"(load {os.getloadavg()[0]:.1f})")
+        wall, _, _ = run_command(["simulate", "--deals", "1000", "--strategy", "random", "--contract", "normal",
                                "--no-calls", "--threads", "1", "--quiet"])
         print(f"{'':58} start-up: simulate --deals 1000 takes {wall:.2f} s")
         print(f"{'':58} (acceptance: 1 thread >= 0.5, 2 threads >= 0.9)")
