@@ -106,7 +106,7 @@ def parquet_metadata(manifest: dict) -> dict[str, str]:
 PARQUET_CODEC = ("zstd", 1)
 """The chunk files' compression and level: chosen by measurement (docs/simulate.md, "Speed";
 ``scripts/parquet_codecs.py``): zstd 1 writes files no larger than zstd 9's (the hand masks,
-most of a file, are near their entropy) at a quarter of its CPU time, and a third smaller than
+most of a file, are near their entropy) at a third of its CPU time, and a third smaller than
 lz4's, snappy's or none at about their speed."""
 
 
