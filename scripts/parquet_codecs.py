@@ -66,7 +66,8 @@ def main():
                 read = min(read, time.perf_counter() - t)
             size = sum(p.stat().st_size for p in paths)
             label = codec + (f" {level}" if level is not None else "")
-            print(f"{label:14} {size * per_m / 1e6:10.2f} {wall * per_m:15.3f} {cpu * per_m:14.3f} {read * per_m:14.3f}")
+            print(f"{label:14} {size * per_m / 1e6:10.2f} {wall * per_m:15.3f} {cpu * per_m:14.3f} "
+                  f"{read * per_m:14.3f}")
 
 
 if __name__ == "__main__":

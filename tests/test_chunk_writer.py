@@ -144,3 +144,26 @@ def test_ctrl_c_while_producing_finishes_the_chunk_being_written(tmp_path, monke
     assert again.done == {0, 1}
     run_chunks(chunks, frame_of, again, lambda n: None)
     assert pl.read_parquet(again.directory)["deal_id"].to_list() == list(range(8))
+
+
+@pytest.mark.parametrize("rules, strategy", [("ddv", "simple"), ("club", "simple,random,simple,random")])
+def test_frame_from_rows_gives_the_columns_typed_column_gives(rules, strategy):
+    """The blocked one-pass frame of the writer thread (dataset.frame_from_rows) against the plain
+    column-by-column typing (dataset.typed_column): the same names, types and values, over a
+    block boundary and with every contract these rules deal (solos, marriages, poverty)."""
+    from polars.testing import assert_frame_equal
+
+    from dokosim.run.dataset import COLUMN_TYPES, frame_from_rows, typed_column
+    from dokosim.run.simulator import Simulator, make_plan
+    sim = Simulator(make_plan(5000, seed=2, rules=rules, strategy=strategy))
+    out, _, _ = sim.rows(0, 5000)
+    names = [s.name for s in sim.plan.strategies]
+    plain = {name: typed_column(name, dtype, out[:, i]) for i, (name, dtype) in enumerate(COLUMN_TYPES.items())}
+    for s, name in enumerate(names):
+        plain[f"strategy_{s}"] = pl.Series([name] * out.shape[0], dtype=pl.Categorical)
+    plain = pl.DataFrame(plain)
+    fast = frame_from_rows(out, names)
+    assert_frame_equal(fast, plain)
+    out[:] = 0  # the frame holds copies, not the simulator's buffer
+    assert_frame_equal(fast, plain)
+    assert plain["contract"].n_unique() > 2
