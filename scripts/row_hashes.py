@@ -55,6 +55,15 @@ RUNS = {
 }
 
 
+def main(names):
+    """Print ``name hash`` for the runs named (all without names), the time of each on stderr."""
+    for name in names or RUNS:
+        t = time.perf_counter()
+        h = digest(RUNS[name]())
+        print(f"{name} {h}", flush=True)
+        print(f"{name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+
+
 PARQUET_RUNS = {
     "random_ddv": lambda out: dokosim.simulate(200_000, seed=1, strategy="random", out=out, chunk_size=30_000),
     "random_normal_no_calls": lambda out: dokosim.simulate(300_000, seed=1, strategy="random", contract="normal",
@@ -71,24 +80,22 @@ PARQUET_RUNS = {
 }
 
 
-def main(names):
-    """Print ``name hash`` for the runs named (all without names), the time of each on stderr."""
-    parquet = "--parquet" in names
-    names = [n for n in names if n != "--parquet"]
-    runs = PARQUET_RUNS if parquet else RUNS
-    for name in names or runs:
+def main_parquet(names):
+    """``--parquet``: each run of PARQUET_RUNS named (all without names) writes its dataset and
+    is read back (dataset.scan, one chunk); ``name hash`` of that frame, the time on stderr."""
+    import tempfile
+    from pathlib import Path
+    for name in names or PARQUET_RUNS:
         t = time.perf_counter()
-        if parquet:
-            import tempfile
-            from pathlib import Path
-            with tempfile.TemporaryDirectory() as tmp:
-                runs[name](Path(tmp) / "ds")
-                h = digest(dokosim.dataset.scan(Path(tmp) / "ds").collect().rechunk())
-        else:
-            h = digest(runs[name]())
+        with tempfile.TemporaryDirectory() as tmp:
+            PARQUET_RUNS[name](Path(tmp) / "ds")
+            h = digest(dokosim.dataset.scan(Path(tmp) / "ds").collect().rechunk())
         print(f"{name} {h}", flush=True)
         print(f"{name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if "--parquet" in sys.argv[1:]:
+        main_parquet([a for a in sys.argv[1:] if a != "--parquet"])
+    else:
+        main(sys.argv[1:])
