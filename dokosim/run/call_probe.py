@@ -121,7 +121,7 @@ def _assemble(parts: Path, out: Path, probe) -> Path:
     its manifest and ledger."""
     import pyarrow.parquet as pq
 
-    from .driver import PARQUET_CODEC, ledger_files, remove_run, write_parquet
+    from .driver import ledger_files, remove_run, write_parquet
     from .outputs import MARKER_KEY, marker, replace_atomically
 
     files = ledger_files(parts)
@@ -133,6 +133,7 @@ def _assemble(parts: Path, out: Path, probe) -> Path:
 
     def write(tmp):
         schema = pq.read_schema(files[0]).with_metadata({MARKER_KEY: marker(PROBES_OWNER)})
+        from .driver import PARQUET_CODEC
         codec, level = PARQUET_CODEC
         with pq.ParquetWriter(tmp, schema, compression=codec, compression_level=level, write_statistics=False) as w:
             for f in files:

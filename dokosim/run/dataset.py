@@ -76,6 +76,13 @@ def _columns(out: np.ndarray) -> dict[int, np.ndarray]:
     return columns
 
 
+@functools.lru_cache(maxsize=8)
+def _strategy_column(name: str, n: int) -> pl.Series:
+    """``name`` repeated ``n`` times, Categorical: the same for every chunk of a run (a Series is
+    immutable, so chunks share it), built once."""
+    return pl.repeat(name, n, eager=True, dtype=pl.String).cast(pl.Categorical)
+
+
 def frame_from_rows(out: np.ndarray, strategy_names: list[str]) -> pl.DataFrame:
     """The typed DataFrame of a block of simulator rows (n x OUT_LEN int64): the same columns
     as typed_column gives, built without a pass per column over the rows (the run driver's
@@ -96,13 +103,6 @@ def frame_from_rows(out: np.ndarray, strategy_names: list[str]) -> pl.DataFrame:
     for s, strat in enumerate(strategy_names):
         cols[f"strategy_{s}"] = _strategy_column(strat, n).alias(f"strategy_{s}")
     return pl.DataFrame(cols)
-
-
-@functools.lru_cache(maxsize=8)
-def _strategy_column(name: str, n: int) -> pl.Series:
-    """``name`` repeated ``n`` times, Categorical: the same for every chunk of a run (a Series is
-    immutable, so chunks share it), built once."""
-    return pl.repeat(name, n, eager=True, dtype=pl.String).cast(pl.Categorical)
 
 
 def scan(directory: Path) -> pl.LazyFrame:
