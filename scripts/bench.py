@@ -1,6 +1,7 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,heuristic,club,pimc,net,dask,solver,conditions,game,vector]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,e2e,heuristic,club,pimc,net,dask,solver,conditions,game,vector]
+    python scripts/bench.py --only a,e2e        # issue 48: the kernels in memory and end to end to Parquet
 
 Compiles scripts/c_floor.c with gcc, runs it three times on core 0 (the best
 counts, as for every dokosim figure), then times dokosim's own kernels (the
@@ -123,6 +124,69 @@ def bench_end_to_end(floor, n, chunk):
     report(f"(d) end to end to Parquet, {n:,} deals, simple, DDV", n / wall, floor)
     print(f"{'':58} wall {wall:.1f} s, peak RSS {rss:.0f} MB, {size / n:.1f} bytes/deal")
     shutil.rmtree(out.parent)
+
+
+E2E_COMMAND = ["simulate", "--deals", "{deals}", "--strategy", "random", "--contract", "normal", "--no-calls",
+               "--threads", "{threads}", "--out", "{out}"]
+
+
+def run_command(args: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS in MB, CPU seconds) of ``dokosim ARGS`` as a new process (start-up
+    included), its output discarded; the peak and the CPU time (user + system, all its threads)
+    are the child's own (os.wait4). The child runs the dokosim this
+    script imports (its directory first on PYTHONPATH, the working directory elsewhere: ``python
+    -m`` puts the working directory first on the path)."""
+    import dokosim
+    source = str(Path(dokosim.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([source, *filter(None, [os.environ.get("PYTHONPATH")])]))
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "dokosim.cli", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=env, cwd=tempfile.gettempdir())
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"dokosim {' '.join(args)} failed ({proc.returncode}): {err.strip()}")
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+
+
+def bench_e2e(floor, deals, repeat=3, threads=(1, 2)):
+    """Issue 48: ``dokosim simulate --deals N --strategy random --contract normal --no-calls
+    --threads T --out DIR`` end to end, Parquet written, as a new process each time (process
+    start included; a fresh DIR each time; the kernel cache warm: one untimed run first), best
+    of ``repeat``, for each thread count, as a ratio to the C floor of this run (acceptance:
+    1 thread >= 0.5, 2 threads >= 0.9). The process is not pinned: the writer thread that
+    writes chunk k while chunk k+1 is simulated runs on another core. Also its peak RSS and
+    the dataset's bytes per deal."""
+    root = Path(tempfile.mkdtemp(prefix="dokosim_e2e_"))
+    out = root / "run"
+
+    def once(n, t):
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(root / "run.dokosim", ignore_errors=True)
+        return run_command([a.format(deals=n, threads=t, out=out) for a in E2E_COMMAND])
+    import dokosim
+    print(f"(e2e) dokosim from {Path(dokosim.__file__).resolve().parent}")
+    try:
+        once(1000, 1)  # the kernel cache loaded (or compiled) once, untimed
+        for t in threads:
+            best, peak, cpu = float("inf"), 0.0, float("inf")
+            for _ in range(repeat):
+                wall, rss, used = once(deals, t)
+                best, peak, cpu = min(best, wall), max(peak, rss), min(cpu, used)
+            size = sum(f.stat().st_size for f in out.glob("*.parquet"))
+            report(f"(e2e) simulate --deals {deals:,} ... --threads {t} --out DIR", deals / best, floor)
+            print(f"{'':58} best of {repeat}: {best:.2f} s wall, process start included; CPU {cpu:.2f} s "
+                  f"(all threads); peak RSS {peak:.0f} MB; {size / deals:.1f} bytes/deal "
+                  f"(load {os.getloadavg()[0]:.1f})")
+        wall, _, _ = run_command(["simulate", "--deals", "1000", "--strategy", "random", "--contract", "normal",
+                               "--no-calls", "--threads", "1", "--quiet"])
+        print(f"{'':58} start-up: simulate --deals 1000 takes {wall:.2f} s")
+        print(f"{'':58} (acceptance: 1 thread >= 0.5, 2 threads >= 0.9)")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def bench_compile():
@@ -441,7 +505,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: heuristic, club, pimc, net, dask, solver, conditions, game, vector)")
+                    help="comma-separated sections (also: e2e, heuristic, club, pimc, net, dask, solver, conditions, game, vector)")
+    ap.add_argument("--e2e-deals", type=int, default=None,
+                    help="deals of the e2e section's command (default 2,000,000; --quick: 200,000)")
+    ap.add_argument("--e2e-repeat", type=int, default=3, help="timed runs per thread count in the e2e section")
     args = ap.parse_args()
     only = set(args.only.split(","))
     import numba
@@ -466,6 +533,8 @@ def main():
         bench_end_to_end(floor, int(10_000_000 * scale), 250_000)
     if "e" in only:
         bench_compile()
+    if "e2e" in only:
+        bench_e2e(floor, args.e2e_deals or int(2_000_000 * scale), repeat=args.e2e_repeat)
     if "heuristic" in only:
         bench_heuristic(floor, int(400_000 * scale))
     if "club" in only:

@@ -7,6 +7,13 @@ dispatch leaves every row as it was (issue 12's "same seed, same rows").
 
 Each line is ``name sha256`` of the frame's Arrow IPC bytes (column names, types and values).
 Not a test: the runs are larger than the suite's, and pimc's take a while.
+
+    python scripts/row_hashes.py --parquet > before.txt   # the same through the datasets written
+
+``--parquet``: the runs that can write a dataset (simulate, sessions) write one (``out=``, small
+chunks, through the run driver and its writer thread) and are read back (``dataset.scan``, in
+chunk order, one chunk): the check that the write path keeps every value and type. Its hashes
+are those of the read-back frames, not the in-memory ones (their chunking differs).
 """
 import hashlib
 import io
@@ -72,5 +79,38 @@ def main(names):
         print(f"{name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
 
 
+PARQUET_RUNS = {
+    "random_ddv": lambda out: dokosim.simulate(200_000, seed=1, strategy="random", out=out, chunk_size=30_000),
+    "random_normal_no_calls": lambda out: dokosim.simulate(300_000, seed=1, strategy="random", contract="normal",
+                                                           calls=False, out=out, chunk_size=70_000, threads=1),
+    "simple_club": lambda out: dokosim.simulate(100_000, seed=3, rules="club", strategy="simple", out=out,
+                                                chunk_size=25_000),
+    "heuristic_ddv": lambda out: dokosim.simulate(50_000, seed=4, strategy="heuristic", out=out, chunk_size=20_000),
+    "fixed_hand": lambda out: dokosim.simulate(20_000, seed=7, strategy="heuristic", out=out, chunk_size=6_000,
+                                               fixed_hand=(1, "QC QC TH TH QS JC JS AD AD TD KD 9D")),
+    "keep_play": lambda out: dokosim.simulate(5_000, seed=8, strategy="simple,heuristic,simple,heuristic",
+                                              keep_play=True, out=out, chunk_size=2_000),
+    "sessions_club": lambda out: dokosim.simulate_sessions(100, seed=10, rules="club", strategy="heuristic",
+                                                           out=out, chunk_size=30),
+}
+
+
+def main_parquet(names):
+    """``--parquet``: each run of PARQUET_RUNS named (all without names) writes its dataset and
+    is read back (dataset.scan, one chunk); ``name hash`` of that frame, the time on stderr."""
+    import tempfile
+    from pathlib import Path
+    for name in names or PARQUET_RUNS:
+        t = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            PARQUET_RUNS[name](Path(tmp) / "ds")
+            h = digest(dokosim.dataset.scan(Path(tmp) / "ds").collect().rechunk())
+        print(f"{name} {h}", flush=True)
+        print(f"{name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if "--parquet" in sys.argv[1:]:
+        main_parquet([a for a in sys.argv[1:] if a != "--parquet"])
+    else:
+        main(sys.argv[1:])

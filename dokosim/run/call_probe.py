@@ -133,7 +133,9 @@ def _assemble(parts: Path, out: Path, probe) -> Path:
 
     def write(tmp):
         schema = pq.read_schema(files[0]).with_metadata({MARKER_KEY: marker(PROBES_OWNER)})
-        with pq.ParquetWriter(tmp, schema, compression="zstd", compression_level=9, write_statistics=False) as w:
+        from .driver import PARQUET_CODEC
+        codec, level = PARQUET_CODEC
+        with pq.ParquetWriter(tmp, schema, compression=codec, compression_level=level, write_statistics=False) as w:
             for f in files:
                 w.write_table(pq.read_table(f).replace_schema_metadata(schema.metadata))
     replace_atomically(out, write)

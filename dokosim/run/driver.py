@@ -13,6 +13,14 @@ a run written before 5 December 2026 keeps them in ``DIR`` itself, and is read a
   file is in place (Ctrl-C waits for it), so memory and work per chunk do not grow with the run;
 * a chunk file is written under a temporary name and renamed into place.
 
+Chunks are written by a thread of their own (``ChunkWriter``, ``run_chunks``): chunk k is typed,
+encoded (zstd 1, PARQUET_CODEC), written, renamed and entered in the ledger while the calling
+thread simulates chunk k+1 (the kernels release the GIL, and so do polars' writer and sha256),
+so a run costs about its play, not its play plus its writing. At most two chunks are in memory
+(WRITE_SLOTS), whatever the run's size; an error of the writer (a full disk) is raised in the
+calling thread as one line, as before; on Ctrl-C or any error the chunk being written is
+finished and entered, the ones not yet written are left to a resume.
+
 Reopening the directory with the same plan verifies every chunk file against the ledger (entry
 present, checksum equal, plan and deals equal) and plays again any chunk that fails, saying so on
 stderr; a chunk file not in the ledger (written just before an interruption: at most one chunk of
@@ -95,11 +103,19 @@ def parquet_metadata(manifest: dict) -> dict[str, str]:
     return meta
 
 
+PARQUET_CODEC = ("zstd", 1)
+"""The chunk files' compression and level: chosen by measurement (docs/simulate.md, "Speed";
+``scripts/parquet_codecs.py``): zstd 1 writes files no larger than zstd 9's (the hand masks,
+most of a file, are near their entropy) at a third of its CPU time, and a third smaller than
+lz4's, snappy's or none at about their speed."""
+
+
 def write_parquet(frame: pl.DataFrame, path: Path, metadata: dict[str, str] | None = None) -> None:
-    """Write ``frame`` as a Parquet file (zstd level 9, no statistics), with Ctrl-C deferred
+    """Write ``frame`` as a Parquet file (PARQUET_CODEC, no statistics), with Ctrl-C deferred
     until the write is done (``outputs.deferred_interrupt``)."""
+    codec, level = PARQUET_CODEC
     with deferred_interrupt():
-        frame.write_parquet(path, compression="zstd", compression_level=9, statistics=False,
+        frame.write_parquet(path, compression=codec, compression_level=level, statistics=False,
                             metadata=metadata)
 
 
@@ -384,23 +400,151 @@ def read_ledger(directory: Path) -> dict[str, dict] | None:
     return entries
 
 
+WRITE_SLOTS = 2
+"""Chunks a run holds at once when it writes: the one its writer thread encodes and writes, and
+the next, being simulated (run_chunks)."""
+
+
+class ChunkWriter:
+    """The writer thread of a run: it encodes and writes chunk k (``store.write``: the file under a
+    temporary name, renamed, then its ledger line) while the calling thread simulates chunk k+1.
+
+    At most ``slots`` chunks are in memory at once: ``acquire`` waits for a slot, taken before
+    the chunk is produced and given back by the writer once the chunk is written, so a run holds
+    two chunks whatever its size (``Simulator.frame_later``, whose two row buffers alternate,
+    relies on it). An error in the writer (a full disk: WriteFailed; a Ctrl-C in a test's write)
+    stops it; the chunks after it are not written, and the calling thread raises the same
+    exception at its next ``acquire`` or after ``close`` (``check``). ``most`` counts the most
+    chunks ever held (the tests' check of the bound). A chunk handed over as a function (a
+    deferred frame) is built in the writer thread too."""
+
+    def __init__(self, store: "ChunkStore", slots: int = WRITE_SLOTS):
+        import queue
+        import threading
+        self.store = store
+        self.slots = threading.BoundedSemaphore(slots)
+        self.queue: "queue.SimpleQueue" = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.held = 0  # chunks taken by acquire and not yet written (or dropped)
+        self.most = 0
+        self.written: list[Chunk] = []  # written and entered in the ledger, not yet reported
+        self.error: BaseException | None = None
+        self.stop = False  # set on an error or interruption of the caller: queued chunks are dropped
+        self.thread = threading.Thread(target=self._work, name="dokosim-chunk-writer", daemon=False)
+        self.thread.start()
+
+    def acquire(self) -> None:
+        """Wait for a free slot (the writer has finished an earlier chunk); raise the writer's error."""
+        self.slots.acquire()
+        with self.lock:
+            self.held += 1
+            self.most = max(self.most, self.held)
+        self.check()
+
+    def put(self, chunk: Chunk, frame) -> None:
+        """Hand ``chunk``'s frame (or a function returning it) to the writer (its slot taken by acquire)."""
+        self.queue.put((chunk, frame))
+
+    def release(self) -> None:
+        """Give back a slot taken by acquire whose chunk is not handed over."""
+        with self.lock:
+            self.held -= 1
+        self.slots.release()
+
+    def done(self) -> list[Chunk]:
+        """The chunks written since the last call, in order."""
+        with self.lock:
+            written, self.written = self.written, []
+        return written
+
+    def check(self) -> None:
+        """Raise the writer's error, if it had one."""
+        if self.error is not None:
+            raise self.error
+
+    def _work(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is None:
+                return
+            chunk, frame = item
+            item = None
+            try:
+                if self.error is None and not self.stop:
+                    if callable(frame):
+                        frame = frame()
+                    self.store.write(chunk, frame)
+                    with self.lock:
+                        self.written.append(chunk)
+            except BaseException as exc:  # handed to the calling thread; nothing after it is written
+                self.error = exc
+            finally:
+                frame = None  # the chunk's memory goes before its slot does
+                self.release()
+
+    def close(self, stop: bool = False) -> None:
+        """Wait for the writer to finish: every chunk handed over written, or with ``stop`` (the
+        caller failed or was interrupted) only the one being written. A Ctrl-C while waiting
+        does not cut the wait short (the chunk being written gets its ledger line), it is
+        raised after it."""
+        if stop:
+            self.stop = True
+        self.queue.put(None)
+        interrupted = False
+        while self.thread.is_alive():
+            try:
+                self.thread.join()
+            except KeyboardInterrupt:
+                self.stop = interrupted = True
+        if interrupted:
+            raise KeyboardInterrupt
+
+
 def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], store: ChunkStore | None,
                progress) -> list[pl.DataFrame]:
-    """The one loop of every chunked run: each chunk not yet done is produced and written to
-    ``store`` (memory: one chunk), or, without a store, kept and returned in order.
-    ``progress(units)`` is called after each chunk."""
-    frames = []
-    for chunk in chunks:
-        if store is not None and chunk.index in store.done:
-            continue
-        frame = produce(chunk)
-        check_predicates()  # a user's predicate that raised: stop before the chunk is kept
-        if store is None:
+    """The one loop of every chunked run. Without a store each chunk is produced and kept, and the
+    frames returned in order. With a store each chunk not yet done is produced here while a writer
+    thread (ChunkWriter) writes the one before (memory: two chunks); ``produce`` may return the
+    frame or a function that builds it (then called in the writer thread). ``progress(units)``
+    is called, in this thread, for each chunk once it is written. An error of the writer is
+    raised here as it was raised there; on any error or Ctrl-C here the chunk being written is
+    finished and entered in the ledger, and the chunks not yet written are left for a resume."""
+    if store is None:
+        frames = []
+        for chunk in chunks:
+            frame = produce(chunk)
+            if callable(frame):
+                frame = frame()
+            check_predicates()  # a user's predicate that raised: stop before the chunk is kept
             frames.append(frame)
-        else:
-            store.write(chunk, frame)
-        progress(chunk.count)
-    return frames
+            progress(chunk.count)
+        return frames
+    writer = ChunkWriter(store)
+
+    def report():
+        for chunk in writer.done():
+            progress(chunk.count)
+    try:
+        for chunk in chunks:
+            if chunk.index in store.done:
+                continue
+            writer.acquire()  # a slot: the writer has finished the chunk before last
+            try:
+                frame = produce(chunk)
+                check_predicates()  # a user's predicate that raised: stop before the chunk is kept
+            except BaseException:
+                writer.release()
+                raise
+            writer.put(chunk, frame)
+            frame = None
+            report()
+    except BaseException:
+        writer.close(stop=True)
+        raise
+    writer.close()
+    writer.check()
+    report()
+    return []
 
 
 def ledger_files(directory: Path) -> list[Path] | None:

@@ -157,20 +157,22 @@ class SessionSimulator:
             self.params[seat] = s.param_vector()
         self.control = plan.control()
         self.rules = plan.rules.packed()
-        self._out = np.zeros((0, self.module.SESSION_LEN), dtype=np.int64)
+        self._outs = [np.zeros((0, self.module.SESSION_LEN), dtype=np.int64)] * 2  # frame_later's two
+        self._turn = 1
         self._plays, self._calls = self.module.no_logs()
 
-    def rows(self, first: int, n: int) -> np.ndarray:
+    def rows(self, first: int, n: int, buffer: int = 0) -> np.ndarray:
         """The rows of sessions first .. first+n-1 (n * deals_per_session x SESSION_LEN), a view
-        of the buffer valid until the next call; with ``keep_play``, each deal's cards and calls
-        are then in ``logs(n)``."""
+        of the buffer valid until the next call with the same ``buffer`` (0, or 1: the second
+        buffer of ``frame_later``); with ``keep_play``, each deal's cards and calls are then in
+        ``logs(n)``."""
         size = n * self.plan.deals_per_session
-        if size > self._out.shape[0]:
-            self._out = np.zeros((size, self.module.SESSION_LEN), dtype=np.int64)
-            if self.plan.keep_play:
+        if size > self._outs[buffer].shape[0]:
+            self._outs[buffer] = np.zeros((size, self.module.SESSION_LEN), dtype=np.int64)
+            if self.plan.keep_play and size > self._plays.shape[0]:
                 self._plays = np.zeros((size, 48), dtype=np.int64)
                 self._calls = np.zeros((size, self._calls.shape[1], 3), dtype=np.int64)
-        out = self._out[:size]
+        out = self._outs[buffer][:size]
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
             loop = ensure_loop(self.module.run_chunk, "the deal loop")
@@ -189,7 +191,21 @@ class SessionSimulator:
         return self._plays[:size], self._calls[:size]
 
     def frame(self, first: int, n: int) -> pl.DataFrame:
-        out = self.rows(first, n)
+        """The dataset rows of sessions first .. first+n-1 as a DataFrame."""
+        return self._frame(self.rows(first, n), n)
+
+    def frame_later(self, first: int, n: int):
+        """Play sessions first .. first+n-1 now and return a function that builds their
+        DataFrame (for the run driver's writer thread, as ``Simulator.frame_later``: two buffers
+        alternate, so a function is valid until the second call after the one that returned it;
+        with ``keep_play`` the frame is built at once, from the play logs)."""
+        if self.plan.keep_play:
+            return self.frame(first, n)
+        self._turn = buffer = 1 - self._turn
+        out = self.rows(first, n, buffer)
+        return lambda: self._frame(out, n)
+
+    def _frame(self, out: np.ndarray, n: int) -> pl.DataFrame:
         index = {name: i for i, name in enumerate(self.module.SESSION_COLUMNS)}
         cols = {name: typed_column(name, dtype, out[:, index[name]])
                 for name, dtype in _COMMON_TYPES.items()}
@@ -246,7 +262,8 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     sim = SessionSimulator(plan)
     done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
     with _progress(plan.rounds * per, quiet, initial=done * per) as bar:
-        frames = run_chunks(chunks, lambda c: sim.frame(c.first, c.count), store, lambda n: bar.update(n * per))
+        frames = run_chunks(chunks, lambda c: sim.frame_later(c.first, c.count), store,
+                            lambda n: bar.update(n * per))
     if store is not None:
         return store.directory
     return pl.concat(frames) if frames else sim.frame(0, 0)

@@ -68,7 +68,7 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
     sim = Simulator(plan)
     done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
     with _progress(plan.deals, quiet, initial=done) as bar:
-        frames = run_chunks(chunks, lambda c: sim.frame(c.first, c.count), store, bar.update)
+        frames = run_chunks(chunks, lambda c: sim.frame_later(c.first, c.count), store, bar.update)
     if store is not None:
         return store.directory
     if frames:

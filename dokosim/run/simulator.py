@@ -256,17 +256,22 @@ class Simulator:
         self.control = plan.control()
         self.rules = plan.rules.packed()
         self._capacity = 0
+        self._outs: dict[int, np.ndarray] = {}  # the row buffers: 0, and 1 for frame_later
+        self._turn = 1
 
-    def rows(self, first: int, n: int):
+    def rows(self, first: int, n: int, buffer: int = 0):
         """Simulate deals first .. first+n-1; returns (rows, plays, calls) views of the buffers,
-        valid until the next call."""
+        valid until the next call with the same ``buffer`` (0, or 1: the second row buffer of
+        ``frame_later``)."""
         if n > self._capacity:
             keep = n if self.plan.keep_play else 1
-            self._out = np.zeros((n, OUT_LEN), dtype=np.int64)
+            self._outs = {}
             self._plays = np.zeros((keep, 48), dtype=np.int64)
             self._calls = np.zeros((keep, MAX_CALL_LOG, 3), dtype=np.int64)
             self._capacity = n
-        out = self._out[:n]
+        if buffer not in self._outs:
+            self._outs[buffer] = np.zeros((self._capacity, OUT_LEN), dtype=np.int64)
+        out = self._outs[buffer][:n]
         plays = self._plays[:n] if self.plan.keep_play else self._plays
         calls = self._calls[:n] if self.plan.keep_play else self._calls
         if n:
@@ -287,6 +292,20 @@ class Simulator:
             from ..records.record import records_from_rows
             frame = frame.with_columns(pl.Series("record", records_from_rows(self.plan, out, plays, calls)))
         return frame
+
+    def frame_later(self, first: int, n: int):
+        """Simulate deals first .. first+n-1 now and return a function that builds their
+        DataFrame (for the run driver's writer thread, run_chunks: the rows are typed and
+        encoded there while the next chunk is simulated here). The rows alternate between two
+        buffers, so a function is valid until the second call after the one that returned it;
+        the driver holds at most two chunks. With ``keep_play`` the frame is built at once
+        (its records come from the play logs, one buffer)."""
+        if self.plan.keep_play:
+            return self.frame(first, n)
+        self._turn = buffer = 1 - self._turn
+        out, _, _ = self.rows(first, n, buffer)
+        names = [s.name for s in self.plan.strategies]
+        return lambda: frame_from_rows(out, names)
 
 
 def _progress(total: int, quiet: bool, initial: int = 0):

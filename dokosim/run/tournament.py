@@ -29,7 +29,7 @@ import polars as pl
 
 from .conditions import parse_conditions
 from ..validation import MAX_DEALS
-from .driver import Chunk, chunk_name
+from .driver import Chunk, ChunkWriter, chunk_name
 from .outputs import writing
 from ..rules import Rules, rules_from_object
 from ..stats import LEVEL, Interval, mean_interval
@@ -202,6 +202,22 @@ TOURNAMENT_KEYS = ("kind", "schema_version", "names", "deals", "seed", "rules", 
                    "seatings")
 
 
+@contextlib.contextmanager
+def _closing(writer: ChunkWriter | None):
+    """Around a run that hands its chunks to ``writer``: wait for every chunk to be written and
+    raise the writer's error; on an error or Ctrl-C, finish the chunk being written only."""
+    if writer is None:
+        yield
+        return
+    try:
+        yield
+    except BaseException:
+        writer.close(stop=True)
+        raise
+    writer.close()
+    writer.check()
+
+
 def _open_out(out, manifest: dict, n_seatings: int, deals: int):
     """The run directory of ``out`` (driver.ChunkStore: one chunk a seating), created or verified
     before the first seating plays; None without ``out``. A directory of the same tournament is
@@ -298,7 +314,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     total = np.zeros((int(deals), len(names)))
     if (scheduler is not None or cluster is not None) and threads is not None:
         raise TournamentError("threads applies to in-process runs; Dask workers use their own thread count")
-    with _backend(scheduler, cluster) as address:
+    # each seating's chunk is written by the driver's writer thread while the next seating plays
+    writer = None if store is None else ChunkWriter(store)
+    with _backend(scheduler, cluster) as address, _closing(writer):
         for index, seating in enumerate(_progress(plan, quiet)):
             seat_names = [names[k] for k in seating]
             if store is not None and index in store.done:  # resumed: the seating verified on disk
@@ -316,8 +334,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                                  scheduler=address, hands=hands, where=where, where_path=where_path)
             if store is None or index not in store.done:
                 frame = _label_frame(frame, index, [tags[k] for k in seating])
-                if store is not None:
-                    store.write(Chunk(index, 0, int(deals)), frame)
+                if writer is not None:
+                    writer.acquire()  # at most two seatings held: the writer's and this one
+                    writer.put(Chunk(index, 0, int(deals)), frame)
             total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating,
                                    len(names))
             deal_ids = frame["deal_id"]

@@ -130,7 +130,7 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     write ``teacher``'s values of every card decision to the directory ``out`` (the module doc);
     ``jobs`` worker processes play chunks at once. Returns the directory. Resumes a run of the
     same arguments in ``out``."""
-    from ..run.driver import ChunkStore, chunks_of
+    from ..run.driver import ChunkStore, chunks_of, run_chunks
     from ..strategies.net_features import N_FEATURES
     from ..version import __version__
     deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size, player)
@@ -150,11 +150,9 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     progress = progress_bar(quiet, total=deals, initial=done_deals, unit="deal",
                             desc=f"train data ({teacher}" + (")" if player == teacher else f" on {player}'s deals)"))
     try:
-        if jobs == 1:
-            for chunk in todo:
-                store.write(chunk, play_chunk(chunk.first, chunk.count, seed, teacher, user_params, rules_obj,
-                                                  player))
-                progress.update(chunk.count)
+        if jobs == 1:  # the driver's loop: chunk k written by its writer thread while k+1 plays
+            run_chunks(todo, lambda chunk: play_chunk(chunk.first, chunk.count, seed, teacher, user_params,
+                                                      rules_obj, player), store, progress.update)
         else:
             context = multiprocessing.get_context("spawn")
             with cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init) as pool:
