@@ -13,7 +13,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
+from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -23,6 +24,21 @@ from .common import MAX_BODY, ApiError, Jobs, body_object, defaults, int_field
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "index.html", "/advise": "advise.html", "/deal": "deal.html", "/play": "play.html"}
 log = logging.getLogger("dokosim.web")
+
+
+def _plain(value):
+    import numpy as np
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(type(value).__name__)
+
+
+class JSONResponse(_JSONResponse):
+    """JSON by orjson: numpy scalars and arrays as plain numbers and lists."""
+
+    def render(self, content) -> bytes:
+        import orjson
+        return orjson.dumps(content, default=_plain, option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS)
 
 
 async def read_json(request: Request):

@@ -164,7 +164,7 @@ def _tell(table: Table, seat: int, phase: str, action: int) -> None:
         if name != "pass":
             table.log.append(f"{who} says {name}")
     else:
-        table.log.append(f"{who} plays {name}")
+        table.log.append(f"{who} {'play' if seat == table.seat else 'plays'} {name}")
 
 
 def _tell_tricks(table: Table) -> None:
