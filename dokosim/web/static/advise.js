@@ -52,7 +52,7 @@ function drawChart(result) {
   const plotW = 360, x = v => left + (v - lo) / (hi - lo) * plotW;
   const wx0 = left + plotW + 30, wW = width - wx0 - 10, wx = p => wx0 + p * wW;
   const h = top + rowH * opts.length + 24;
-  let svg = `<svg id="advisechart" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" role="img" aria-label="chart of every reservation's expected score and win chance">`;
+  let svg = `<svg id="advisechart" width="100%" viewBox="0 0 ${width} ${h}" role="img" aria-label="chart of every reservation's expected score and win chance">`;
   svg += `<text x="${left}" y="14" font-size="12" fill="#5f6b73">expected score (95% interval)</text>`;
   svg += `<text x="${wx0}" y="14" font-size="12" fill="#5f6b73">win chance (95% interval)</text>`;
   svg += `<line x1="${x(0)}" y1="${top - 4}" x2="${x(0)}" y2="${h - 20}" stroke="#888" stroke-dasharray="3,3"/>`;
@@ -89,16 +89,17 @@ function showResult(result) {
   $("#answer").hidden = false;
   $("#answeredby").textContent = `Answered by ${result.strategy} (dokosim advise's player at all four seats), ` +
     `${result.deals.toLocaleString("en")} deals per option, seed ${result.seed}, seat ${result.seat}, dealer ${result.dealer}`;
+  const notes = [];
   const rows = Object.entries(result.options).map(([name, e]) => {
-    const notes = [];
-    if (e.note) notes.push(e.note);
-    if (e.refused !== undefined) notes.push(`refused in ${pct(e.refused)} of deals (redealt, counted 0)`);
-    if (e.model_win_chance !== undefined) notes.push(`model P(win) ${pct(e.model_win_chance)}`);
+    const label = name.replace(/_/g, " ");
+    if (e.note) notes.push(`${label}: ${e.note}`);
+    if (e.refused !== undefined) notes.push(`${label}: refused in ${pct(e.refused)} of deals (redealt, counted 0); declared in ${pct(e.declared_share)}`);
+    if (e.model_win_chance !== undefined) notes.push(`${label}: model P(win) ${pct(e.model_win_chance)}`);
     return `<tr class="${name === result.recommendation ? "best" : ""}" data-option="${esc(name)}"><td>${esc(name.replace(/_/g, " "))}</td>` +
       `<td>${pct(e.win_chance)}</td><td>[${pct(e.win_ci95[0])}, ${pct(e.win_ci95[1])}]</td>` +
-      `<td>${fmtSigned(e.expected_score)}</td><td>[${fmtSigned(e.score_ci95[0])}, ${fmtSigned(e.score_ci95[1])}]</td>` +
-      `<td class="small muted" style="text-align:left; white-space: normal">${esc(notes.join("; "))}</td></tr>`;
+      `<td>${fmtSigned(e.expected_score)}</td><td>[${fmtSigned(e.score_ci95[0])}, ${fmtSigned(e.score_ci95[1])}]</td></tr>`;
   });
+  $("#notes").innerHTML = notes.map(n => `<li>${esc(n)}</li>`).join("");
   $("#results tbody").innerHTML = rows.join("");
   $("#recommendation").textContent = result.recommendation_text + ` (${result.seconds} s)`;
   $("#modelnote").textContent = Object.keys(result.options).some(o => o.endsWith("_solo")) ? result.model_note : "";
