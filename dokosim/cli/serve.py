@@ -1,4 +1,9 @@
-"""``dokosim serve``: the browser pages on a local web server (docs/web.md; the ``web`` extra)."""
+"""``dokosim serve``: the browser pages on a local web server (docs/web.md; the ``web`` extra).
+
+The pages live in ``dokosim/web/``, the layer above this one (it reads the commands' defaults),
+so this command imports nothing from it: uvicorn loads the application by name
+(``dokosim.web.app:serve_app``, an app factory) and the data folder is passed in the
+environment (``DOKOSIM_SERVE_DATA``), as uvicorn's factories take their settings."""
 from __future__ import annotations
 
 import sys
@@ -8,6 +13,8 @@ import click
 
 from .options import UsageError
 
+APP_FACTORY = "dokosim.web.app:serve_app"
+DATA_VARIABLE = "DOKOSIM_SERVE_DATA"
 INSTALL_HINT = "dokosim serve needs the web extra: pip install 'dokosim[web]' (starlette and uvicorn)"
 
 
@@ -31,7 +38,7 @@ def serve(host, port, data_dir, no_browser):
     data = Path(data_dir).expanduser()
     if not data.is_dir():
         raise UsageError(f"--data {data_dir!r} is not a folder")
-    from ..web.app import create_app
+    import os
     import socket
     try:  # the port checked (and 0 resolved) before the browser is told where to look
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -46,7 +53,8 @@ def serve(host, port, data_dir, no_browser):
         import threading
         import webbrowser
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    config = uvicorn.Config(create_app(data), log_level="warning")
+    os.environ[DATA_VARIABLE] = str(data.resolve())
+    config = uvicorn.Config(APP_FACTORY, factory=True, log_level="warning")
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -192,6 +192,14 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
     return app
 
 
+def serve_app() -> Starlette:
+    """The application ``dokosim serve`` starts (uvicorn's app factory): the data folder from the
+    environment variable DOKOSIM_SERVE_DATA (cli/serve.py sets it)."""
+    import os
+    folder = os.environ.get("DOKOSIM_SERVE_DATA")
+    return create_app(folder if folder else None)
+
+
 POST_ENDPOINTS = ("/api/advise", "/api/deal/record", "/api/deal/dataset", "/api/deal/card", "/api/deal/analyse",
                   "/api/play/new", "/api/play/act", "/api/play/state", "/api/play/hint")
 """Every endpoint that takes a JSON body (the fuzz test posts to each)."""
