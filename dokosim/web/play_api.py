@@ -192,12 +192,19 @@ def view(table: Table) -> dict:
         taken[t["winner"]] += 1
         eyes[t["winner"]] += sum(card_eyes(c) for _, c in t["cards"])
     last = obs["tricks"][-1] if obs["tricks"] else None
+    played = [0] * 4
+    for t in obs["tricks"]:
+        for s, _ in t["cards"]:
+            played[s] += 1
+    for s, _ in obs["trick"]:
+        played[s] += 1
+    size = game.rules.hand_size
     out = {"table": table.id, "seat": me, "phase": obs["phase"], "your_turn": obs["current_player"] == me,
            "dealer": obs["dealer"], "hand": obs["hand"], "legal": legal,
            "trick": [{"seat": s, "card": c} for s, c in obs["trick"]],
            "last_trick": last and {"cards": [{"seat": s, "card": c} for s, c in last["cards"]],
                                    "winner": last["winner"]},
-           "tricks_taken": taken, "eyes_taken": eyes, "calls": obs["calls"], "contract": obs["contract"],
+           "tricks_taken": taken, "cards_left": [size - played[s] for s in range(4)], "eyes_taken": eyes, "calls": obs["calls"], "contract": obs["contract"],
            "own_party": obs["own_party"], "bots": {str(s): a.name for s, a in table.bots.items()},
            "log": table.log[-60:], "cards_played": obs["cards_played"], "seed": table.seed,
            "deal_id": table.deal_id, "terminal": game.is_terminal()}

@@ -20,7 +20,7 @@ function drawGrid() {
     const cell = document.createElement("div");
     cell.className = "cell" + (n ? "" : " none");
     cell.dataset.card = name;
-    cell.innerHTML = cardSVG(name, { w: 46, cls: n ? "chosen" : "" }) + (n ? `<span class="count">${n}</span>` : "");
+    cell.innerHTML = cardSVG(name, { w: 44, cls: n ? "chosen" : "" }) + (n ? `<span class="count">${n}</span>` : "");
     cell.addEventListener("click", () => {
       counts[name] = ((counts[name] || 0) + 1) % 3;
       $("#hand").value = handText();
@@ -54,7 +54,7 @@ function drawChart(result) {
   const h = top + rowH * opts.length + 24;
   let svg = `<svg id="advisechart" width="100%" viewBox="0 0 ${width} ${h}" role="img" aria-label="chart of every reservation's expected score and win chance">`;
   svg += `<text x="${left}" y="14" font-size="12" fill="#5f6b73">expected score (95% interval)</text>`;
-  svg += `<text x="${wx0}" y="14" font-size="12" fill="#5f6b73">win chance (95% interval)</text>`;
+  svg += `<text x="${wx0}" y="14" font-size="12" fill="#5f6b73">win chance</text>`;
   svg += `<line x1="${x(0)}" y1="${top - 4}" x2="${x(0)}" y2="${h - 20}" stroke="#888" stroke-dasharray="3,3"/>`;
   opts.forEach(([name, e], i) => {
     const y = top + i * rowH, mid = y + rowH / 2 - 2;
@@ -120,6 +120,7 @@ async function ask() {
       $("#progresstext").textContent = v.state === "running"
         ? `simulating ${v.label ? v.label.replace(/_/g, " ") : "..."}: ${v.done} of ${v.total} options done, ${v.elapsed.toFixed(1)} s`
         : `done in ${v.elapsed.toFixed(1)} s`;
+      if (v.state !== "running") $("#bar").style.width = "100%";
     });
     showResult(view.result);
   } catch (e) {

@@ -31,6 +31,14 @@ function cardSVG(name, opts = {}) {
     `</svg>`;
 }
 
+// The back of a card (the bots' hands on the play page)
+function cardBack(w = 26) {
+  const h = Math.round(w * 1.45);
+  return `<svg class="card back" width="${w}" height="${h}" viewBox="0 0 60 87" aria-hidden="true">` +
+    `<rect x="1" y="1" width="58" height="85" rx="6" fill="#8c2f39" stroke="#f4f6f7" stroke-width="2"/>` +
+    `<rect x="8" y="8" width="44" height="71" rx="3" fill="none" stroke="#e7b8bd" stroke-width="1.5"/></svg>`;
+}
+
 function esc(text) {
   return String(text).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }

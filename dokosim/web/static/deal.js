@@ -29,9 +29,9 @@ function drawTable() {
     let nextMarked = false;
     const cards = DEAL.hands[s].map(c => {
       const i = gone.indexOf(c);
-      if (i >= 0) { gone.splice(i, 1); return cardSVG(c, { w: 40, cls: "played" }); }
-      if (s === nextSeat && c === nextCard && !nextMarked) { nextMarked = true; return cardSVG(c, { w: 40, cls: "next" }); }
-      return cardSVG(c, { w: 40 });
+      if (i >= 0) { gone.splice(i, 1); return cardSVG(c, { w: 36, cls: "played" }); }
+      if (s === nextSeat && c === nextCard && !nextMarked) { nextMarked = true; return cardSVG(c, { w: 36, cls: "next" }); }
+      return cardSVG(c, { w: 36 });
     }).join("");
     html += `<div class="seat ${PLACES[s]} ${s === nextSeat ? "turn" : ""}" data-seat="${s}"><div class="who">${seatLabel(s)}</div><div class="handcards">${cards}</div></div>`;
   }

@@ -22,7 +22,7 @@ function draw(view) {
         `<div class="handcards" id="myhand">${cards}</div></div>`;
     } else {
       html += `<div class="seat ${place(s)}${turn}" data-seat="${s}"><div class="who">seat ${s} (${esc(view.bots[s])})${s === view.dealer ? " (dealer)" : ""}</div>` +
-        `<div class="small">${taken}</div></div>`;
+        `<div class="small">${taken}</div><div class="handcards">${cardBack().repeat(view.cards_left[s])}</div></div>`;
     }
   }
   let centre = "";
