@@ -3,9 +3,9 @@
     python scripts/web_screenshots.py [--chromium /usr/bin/chromium]
 
 Starts the server in this process (a small dataset made in a temporary data folder), drives
-Debian's Chromium with Playwright: the home page, a hand asked (advise), a record of
-examples/records.jsonl in the deal viewer stepped into its last tricks, a deal played a few cards
-into the game, and a bad input answered on the page.
+Debian's Chromium with Playwright: the home page, a hand asked (advise), a deal in the viewer at
+the card that lost it, a record of examples/records.jsonl pasted into the viewer, a deal played
+a few tricks into the game with a hint, and a bad input answered on the page.
 """
 from __future__ import annotations
 
@@ -53,14 +53,23 @@ def main():
             page.screenshot(path=OUT / "advise.png", full_page=False)
 
             page.goto(url + "/deal")
+            page.fill("#seed", "7")  # deal 2 of seed 7 as the play page's bots play it: card 39 loses it
+            page.fill("#seeddeal", "2")
+            page.click("#openseed")
+            page.wait_for_selector("#scoretable")
+            page.wait_for_selector("#lostcard", timeout=120_000)
+            lost = int(page.get_attribute("#lostcard", "data-k"))
+            for _ in range(lost):
+                page.click("#next")
+            page.wait_for_selector("#cardvalues", timeout=60_000)
+            page.evaluate("window.scrollTo(0, document.querySelector('#deal').offsetTop - 6)")
+            page.screenshot(path=OUT / "deal.png")
+
+            page.goto(url + "/deal")
             page.fill("#record", record)
             page.click("#showrecord")
             page.wait_for_selector("#scoretable")
-            for _ in range(37):
-                page.click("#next")
-            page.wait_for_selector("#cardvalues", timeout=60_000)
-            page.wait_for_selector("#lostcard", timeout=120_000)
-            page.screenshot(path=OUT / "deal.png")
+            page.screenshot(path=OUT / "deal_record.png")
 
             page.goto(url + "/play")
             page.wait_for_function("document.querySelector('#rules').options.length > 0")

@@ -46,7 +46,7 @@ function draw(view) {
   else if (view.phase === "reservation") prompt = "Your reservation:";
   else if (view.phase === "call") prompt = "A call before your card? (pass: none)";
   else if (view.phase === "poverty") prompt = legalCards.size ? "A card to pass (click it):" : "Take the poverty?";
-  else prompt = "Your card: click one of the cards marked green.";
+  else prompt = "Your card: click one of the cards framed in yellow (the legal ones).";
   $("#prompt").textContent = prompt;
   $("#actions").innerHTML = view.your_turn ? others.map(a => `<button class="${a === "pass" || a === "healthy" ? "" : "secondary"}" data-action="${esc(a)}">${esc(a.replace(/_/g, " "))}</button>`).join("") : "";
   for (const b of document.querySelectorAll("#actions button")) b.addEventListener("click", () => act(b.dataset.action));
