@@ -69,6 +69,8 @@ def main():
             page.fill("#record", record)
             page.click("#showrecord")
             page.wait_for_selector("#scoretable")
+            page.wait_for_selector("#cardvalues", timeout=60_000)
+            page.wait_for_selector("#lostcard", timeout=120_000)
             page.screenshot(path=OUT / "deal_record.png")
 
             page.goto(url + "/play")
