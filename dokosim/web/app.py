@@ -110,6 +110,7 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
         body = body_object(await read_json(request))
         record = await run_in_threadpool(deal_api.record_of, body)
         await run_in_threadpool(deal_api.view, record)  # a bad record: 422 now, not in the job
+        jobs.cancel("analysis")  # one person, one deal on screen: the newest deal's analysis runs
         job = jobs.start(lambda j: deal_api.analyse(record, j), "analysis")
         return JSONResponse(job.view(), status_code=202)
 

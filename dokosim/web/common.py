@@ -92,7 +92,8 @@ def defaults() -> dict:
 
 
 class Job:
-    __slots__ = ("id", "state", "done", "total", "label", "result", "error", "status", "started", "seconds")
+    __slots__ = ("id", "state", "done", "total", "label", "result", "error", "status", "started", "seconds", "kind",
+                 "cancelled")
 
     def __init__(self):
         self.id = uuid.uuid4().hex[:16]
@@ -103,6 +104,8 @@ class Job:
         self.status = 200
         self.started = time.time()
         self.seconds = None
+        self.kind = ""
+        self.cancelled = False  # the work checks it between its steps and stops
 
     def view(self) -> dict:
         out = {"job": self.id, "state": self.state, "done": self.done, "total": self.total, "label": self.label,
@@ -118,7 +121,7 @@ class Jobs:
     """Work run in a thread of its own, polled by id: at most ``running`` at once (429 past it),
     the last ``keep`` kept."""
 
-    def __init__(self, running: int = 2, keep: int = 64):
+    def __init__(self, running: int = 3, keep: int = 64):
         self.running, self.keep = running, keep
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.lock = threading.Lock()
@@ -132,6 +135,7 @@ class Jobs:
             if busy >= self.running:
                 raise ApiError(429, f"{busy} jobs are running; wait for one to finish and ask again")
             job = Job()
+            job.kind = name
             self.jobs[job.id] = job
             while len(self.jobs) > self.keep:
                 oldest = next(iter(self.jobs))
@@ -153,6 +157,13 @@ class Jobs:
 
         threading.Thread(target=run, name=f"dokosim-{name}-{next(self.counter)}", daemon=True).start()
         return job
+
+    def cancel(self, kind: str) -> None:
+        """Ask every running job of ``kind`` to stop (a newer one replaces it)."""
+        with self.lock:
+            for job in self.jobs.values():
+                if job.kind == kind and job.state == "running":
+                    job.cancelled = True
 
     def get(self, job_id: str) -> Job:
         job = self.jobs.get(job_id) if isinstance(job_id, str) else None

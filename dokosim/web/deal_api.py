@@ -153,11 +153,15 @@ def analyse(record: dict, job) -> dict:
     job.total = 2 * (n + 1) - first_exact
     values = []
     for k in range(n + 1):
+        if job.cancelled:
+            raise ApiError(409, "stopped: another deal was opened")
         job.done, job.label = k, f"game value before card {k + 1}" if k < n else "game value at the end"
         v = game_value(position(record, k), solver=solver, node_limit=BAND_NODE_LIMIT)
         values.append(v if v.get("ok") and v.get("answered") else None)
     exact = {}
     for k in range(first_exact, n):
+        if job.cancelled:
+            raise ApiError(409, "stopped: another deal was opened")
         job.done, job.label = n + 1 + k - first_exact, f"exact eyes of card {k + 1}"
         s = solve(position(record, k), solver=solver, node_limit=DD_NODE_LIMIT)
         if s.get("ok") and s.get("eyes_re") is not None:
