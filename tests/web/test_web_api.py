@@ -124,3 +124,32 @@ def test_serve_refuses_a_data_folder_that_is_not_one(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--no-browser", "--data", str(tmp_path / "missing")])
     assert result.exit_code == 2 and "is not a folder" in result.output
     json.dumps(result.output)
+
+
+def test_dokosim_serve_serves_the_folder_it_was_given(web_data):
+    """The command itself (uvicorn loading the app by name, the data folder passed along):
+    started on a free port without a browser, it answers, and names the folder it serves."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "dokosim.cli", "serve", "--no-browser", "--port", "0",
+                             "--data", str(web_data)], stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        line = proc.stderr.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(url + "api/meta", timeout=5) as r:
+                    meta = json.loads(r.read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert meta["data_folder"] == str(web_data.resolve()) and meta["datasets"] == ["heur20"]
+        with urllib.request.urlopen(url + "play", timeout=5) as r:
+            assert b"Play a hand" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
