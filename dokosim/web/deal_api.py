@@ -73,8 +73,16 @@ def view(record: dict) -> dict:
                        "eyes": sum(int(EYES[plays[k]]) for k in range(4 * t, 4 * t + 4))})
     calls = [{"cards_played": k, "seat": seat, "call": call_name(level, 0 if re_mask >> seat & 1 else 1)}
              for k, seat, level, _named in d["calls"]]
-    return {"record": record, "dealer": d["dealer"],
-            "hands": [mask_str(d["hands"][s], d["scheme"]).split() for s in range(4)],
+    hands = [mask_str(d["hands"][s], d["scheme"]).split() for s in range(4)]
+    poverty = isinstance(record.get("contract"), dict) and record["contract"].get("type") == "poverty"
+    if poverty:  # the hands as the first card finds them: after the poverty's exchange
+        from ..game.game import Game, GameError
+        try:
+            game = Game.from_record(position(record, 0))
+            hands = [game.hand(s) for s in range(4)]
+        except GameError:
+            pass
+    return {"record": record, "dealer": d["dealer"], "hands": hands, "hands_after_exchange": poverty,
             "parties": ["re" if re_mask >> s & 1 else "kontra" for s in range(4)],
             "contract": score.get("contract"), "contract_spec": record.get("contract"),
             "cards": cards, "tricks": tricks, "calls": calls, "score": score,

@@ -68,7 +68,9 @@ function drawSummary() {
   $("#summary").innerHTML = `<div><b>Contract:</b> <span id="contract">${esc(DEAL.contract)}</span>${who}` +
     `${spec.compulsory ? " (compulsory)" : ""}; dealer seat ${DEAL.dealer}</div>` +
     `<div><b>Re:</b> seats ${DEAL.parties.map((p, s) => p === "re" ? s : null).filter(s => s !== null).join(", ")}</div>` +
-    `<div><b>Calls:</b> <span id="calls">${calls}</span></div>`;
+    `<div><b>Calls:</b> <span id="calls">${calls}</span></div>` +
+    (spec.type === "poverty" ? `<div><b>Poverty:</b> seat ${spec.seat} passed ${esc((spec.passed || []).join(" "))} to seat ${spec.partner}, ` +
+      `who returned ${esc((spec.returned || []).join(" "))} (the hands are shown after the exchange)</div>` : "");
   if (!sc.ok) { $("#scoresheet").innerHTML = `<div class="lostnote">${esc(sc.error)}</div>`; return; }
   if (sc.complete === false) { $("#scoresheet").innerHTML = `unfinished after ${sc.cards_played} cards`; return; }
   const items = {};
