@@ -23,9 +23,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 def act(page, selector):
     """Click and wait for the server's answer to be drawn."""
+    drawn = int(page.get_attribute("body", "data-drawn"))
     with page.expect_response(lambda r: "/api/play/" in r.url):
         page.click(selector)
-    page.wait_for_timeout(100)
+    page.wait_for_function(f"+document.body.dataset.drawn > {drawn}")
 
 
 def main():

@@ -95,9 +95,11 @@ def test_a_deal_played_to_the_end_opens_in_the_viewer(page, server_url):
             page.click("#hintbtn")
             page.wait_for_selector("#hinttext")
             hinted = "expects" in page.inner_text("#hinttext") or "only" in page.inner_text("#hinttext")
+        drawn = int(page.get_attribute("body", "data-drawn"))
         with page.expect_response(lambda r: "/api/play/act" in r.url) as answer:
             target.click()
         assert answer.value.status == 200
+        page.wait_for_function(f"+document.body.dataset.drawn > {drawn}")
         page.wait_for_function("!document.querySelector('#message') || document.querySelector('#message').hidden")
     assert hinted
     assert page.inner_text("#cardsplayed") == "48"

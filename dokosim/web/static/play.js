@@ -7,8 +7,11 @@ const PLACES_FROM_ME = ["s", "w", "n", "e"];
 
 function place(seat) { return PLACES_FROM_ME[(seat - TABLE.seat + 4) % 4]; }
 
+let DRAWN = 0;
+
 function draw(view) {
   TABLE = view;
+  document.body.dataset.drawn = ++DRAWN;  // (the tests wait for the next drawing)
   $("#game").hidden = false;
   const legalCards = new Set(view.legal.filter(a => a.length === 2 && a !== "re"));
   let html = "";
