@@ -25,8 +25,15 @@ values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=
                       max_leaves=20)
 FIELDS = ["hand", "seat", "dealer", "rules", "deals", "seed", "record", "line", "card", "directory", "deal_id",
           "strategy", "table", "action", "calls"]
+from dokosim.rules import OPTION_HELP  # noqa: E402
+
+rule_objects = st.dictionaries(st.sampled_from([*OPTION_HELP, "preset"]),
+                               st.one_of(scalars, st.lists(st.sampled_from(["tie", "solo", "clubs", 1]), max_size=3)),
+                               max_size=3)
 bodies = st.one_of(
     values,
+    st.fixed_dictionaries({"hand": st.just("QC QC TH TH QS JC JS AD AD TD KD 9D"), "deals": st.just(10),
+                           "rules": rule_objects, "seed": st.integers(0, 5), "deal_id": st.integers(0, 5)}),
     st.dictionaries(st.sampled_from(FIELDS), values, max_size=6),
     st.builds(lambda k, v, extra: {**RECORD, k: v, **extra}, st.sampled_from(sorted(RECORD)), values,
               st.dictionaries(st.sampled_from(["card", "line"]), values, max_size=2))
