@@ -10,6 +10,8 @@ from collections import OrderedDict
 
 from .common import MAX_SEED, ApiError, body_object, defaults, int_field, rules_field
 
+NO_MORE_CALLS = "no_more_calls"
+"""At a call question: pass, and ask no more calls this deal (``dokosim play``'s 'n')."""
 MAX_TABLES = 200
 """Tables kept in memory; the oldest is dropped past it."""
 
@@ -26,6 +28,7 @@ class Table:
         self.log: list[str] = []
         self.contract_told = False
         self.shown_tricks = 0
+        self.calls_declined = False  # "no more calls" (dokosim play's 'n'): the rest of the deal passes
 
 
 class Tables:
@@ -94,7 +97,7 @@ def advance(table: Table) -> None:
         _tell_contract(table)
         seat, phase = game.current_player, game.phase
         if seat == me:
-            if phase == "call" and next_card_seat(game) != me:
+            if phase == "call" and (table.calls_declined or next_card_seat(game) != me):
                 game.apply_action(_pass())
                 continue
             return
@@ -115,7 +118,12 @@ def act(table: Table, body) -> None:
         raise ApiError(409, "it is not your turn")
     name = body.get("action")
     if not isinstance(name, str) or len(name) > 40:
-        raise ApiError(422, "action must be a card (QC, TH, ...), a reservation, a call, pass or accept")
+        raise ApiError(422, "action must be a card (QC, TH, ...), a reservation, a call, pass, accept or no_more_calls")
+    if name == NO_MORE_CALLS:
+        if game.phase != "call":
+            raise ApiError(422, "no_more_calls answers a call question; none is asked now")
+        table.calls_declined = True
+        name = "pass"
     try:
         action = action_id(name)
     except GameError as exc:
@@ -208,6 +216,8 @@ def view(table: Table) -> dict:
            "own_party": obs["own_party"], "bots": {str(s): a.name for s, a in table.bots.items()},
            "log": table.log[-60:], "cards_played": obs["cards_played"], "seed": table.seed,
            "deal_id": table.deal_id, "terminal": game.is_terminal()}
+    if out["your_turn"] and obs["phase"] == "call":
+        out["legal"] = legal + [NO_MORE_CALLS]
     if not game.is_terminal() and obs["phase"] in ("card", "call"):
         out["next_card_seat"] = next_card_seat(game)
     if game.is_terminal():

@@ -153,3 +153,14 @@ def test_dokosim_serve_serves_the_folder_it_was_given(web_data):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_no_more_calls_passes_the_rest_of_the_deal(client):
+    view = client.post("/api/play/new", json={"seed": 5, "deal_id": 1}).json()
+    view = client.post("/api/play/act", json={"table": view["table"], "action": "healthy"}).json()
+    assert view["phase"] == "call" and "no_more_calls" in view["legal"]
+    view = client.post("/api/play/act", json={"table": view["table"], "action": "no_more_calls"}).json()
+    while not view["terminal"]:
+        assert view["phase"] == "card"  # never asked for a call again
+        view = client.post("/api/play/act", json={"table": view["table"], "action": view["legal"][0]}).json()
+    assert sum(view["result"]["score"]) == 0 and len(view["record"]["play"]) == 48

@@ -51,7 +51,7 @@ function draw(view) {
   else if (view.phase === "poverty") prompt = legalCards.size ? "A card to pass (click it):" : "Take the poverty?";
   else prompt = "Your card: click one of the cards framed in yellow (the legal ones).";
   $("#prompt").textContent = prompt;
-  $("#actions").innerHTML = view.your_turn ? others.map(a => `<button class="${a === "pass" || a === "healthy" ? "" : "secondary"}" data-action="${esc(a)}">${esc(a.replace(/_/g, " "))}</button>`).join("") : "";
+  $("#actions").innerHTML = view.your_turn ? others.map(a => `<button class="${a === "pass" || a === "healthy" ? "" : "secondary"}" data-action="${esc(a)}">${esc(a === "no_more_calls" ? "pass, and no more calls this deal" : a.replace(/_/g, " "))}</button>`).join("") : "";
   for (const b of document.querySelectorAll("#actions button")) b.addEventListener("click", () => act(b.dataset.action));
   $("#hintbtn").disabled = !view.your_turn;
   $("#status").innerHTML = `<div><b>Contract:</b> <span id="contract">${esc(view.contract || "not decided yet")}</span></div>` +
