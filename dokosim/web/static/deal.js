@@ -111,9 +111,29 @@ function drawTricks() {
     html += `<tr><td>${t + 1}</td><td class="cardcell">${cells}</td><td>${tr ? tr.winner : ""}</td><td>${tr ? tr.eyes : ""}</td></tr>`;
   }
   $("#tricks").innerHTML = html + "</table>";
+  drawJudged();
   for (const span of document.querySelectorAll(".tricklist .pc")) {
     span.addEventListener("click", () => { STEP = +span.dataset.k; drawTable(); });
   }
+}
+
+// The analysis's verdict on the card about to be played (once the analysis is done)
+function drawJudged() {
+  const box = $("#judged");
+  const a = ANALYSIS && STEP < DEAL.cards.length ? ANALYSIS.cards[STEP] : null;
+  if (!a) { box.hidden = true; return; }
+  const own = a.party === "re" ? "Re" : "Kontra";
+  let text = `<b>Card ${STEP + 1}, seat ${a.seat}'s ${esc(a.played)}, judged double dummy:</b> `;
+  if (a.answered) {
+    text += `band ${esc(a.band_before)} → ${esc(a.band_after)}, game value for Re ${fmtSigned(a.value_re_before, 0)} → ${fmtSigned(a.value_re_after, 0)}`;
+    text += a.value_lost > 0 ? `; it cost ${own} ${a.value_lost} point${a.value_lost > 1 ? "s" : ""} of game value` : "; it cost nothing";
+  } else {
+    text += `the game value before or after it is not answered within ${ANALYSIS.node_limit.toLocaleString("en")} nodes`;
+  }
+  if (a.eyes_lost !== undefined) text += `; ${a.eyes_lost} eyes lost against the best card`;
+  if (a.lost_the_deal) text = `<span class="lostnote">This card lost the deal.</span> ` + text;
+  box.innerHTML = text;
+  box.hidden = false;
 }
 
 function scheduleCardInfo() {
