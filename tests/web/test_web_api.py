@@ -164,3 +164,16 @@ def test_no_more_calls_passes_the_rest_of_the_deal(client):
         assert view["phase"] == "card"  # never asked for a call again
         view = client.post("/api/play/act", json={"table": view["table"], "action": view["legal"][0]}).json()
     assert sum(view["result"]["score"]) == 0 and len(view["record"]["play"]) == 48
+
+
+def test_a_symbolic_link_out_of_the_data_folder_is_refused(tmp_path):
+    from dokosim.web.app import create_app
+    data, outside = tmp_path / "data", tmp_path / "elsewhere"
+    data.mkdir()
+    outside.mkdir()
+    (data / "out").symlink_to(outside, target_is_directory=True)
+    with TestClient(create_app(data), raise_server_exceptions=False) as c:
+        r = c.post("/api/deal/dataset", json={"directory": "out", "deal_id": 0})
+        assert r.status_code == 403 and "not inside" in r.json()["error"]
+        r = c.post("/api/deal/dataset", json={"directory": "out/../../elsewhere", "deal_id": 0})
+        assert r.status_code == 403
