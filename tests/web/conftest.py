@@ -29,10 +29,21 @@ def web_data(tmp_path_factory):
     return data
 
 
+def warm_up():
+    """Compile (or load) the kernels the pages use beyond those conftest compiles (the hint's,
+    the band search's), before any page waits on them: a cold cache costs that once, here."""
+    import json
+
+    from dokosim.web import deal_api
+    record = json.loads((ROOT / "examples" / "records.jsonl").read_text().splitlines()[0])
+    deal_api.card_info(record, 44)
+
+
 @pytest.fixture(scope="session")
 def server_url(web_data):
     pytest.importorskip("uvicorn")
     from dokosim.web.server import background_server
+    warm_up()
     with background_server(web_data) as url:
         yield url
 
@@ -52,7 +63,7 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     pg = context.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(120_000)  # (CI runs the whole suite beside, on 2 cores)
     yield pg
     context.close()
 
