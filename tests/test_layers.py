@@ -15,7 +15,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dokosim"
 
 # Lowest first: a module may import from its own layer and from layers before it, never after.
 LAYERS = ("version", "spec", "stats", "validation", "engine", "rules", "solver", "strategies", "loop",
-          "records", "game", "run", "dd", "train", "studies", "kernels", "cli", "dokosim")
+          "records", "game", "run", "dd", "train", "studies", "kernels", "cli", "web",
+          "dokosim")
 MAX_ROOT_MODULES = 8  # counting __init__.py
 
 

@@ -19,8 +19,8 @@ import sys
 import click
 
 from . import (
-    advise, audit, compile_cmd, play, probe_calls, rules_cmd, score, session, show, simulate, solve, study, tournament,
-    train,
+    advise, audit, compile_cmd, play, probe_calls, rules_cmd, score, serve, session, show, simulate, solve, study,
+    tournament, train,
 )
 from .options import RunError, UsageError, os_error_message
 
@@ -73,6 +73,6 @@ _EXIT_HOOK = False
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,
                  session.session, probe_calls.probe_calls, study.study, advise.advise, compile_cmd.compile_cmd,
-                 solve.solve, play.play, audit.audit, train.train):
+                 solve.solve, play.play, audit.audit, train.train, serve.serve):
     main.add_command(_command)
 del _command

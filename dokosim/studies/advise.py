@@ -73,12 +73,14 @@ def _seat_outcome(df: pl.DataFrame, seat: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = DEFAULT_STRATEGY,
-           deals: int = 4000, seed: int = 0, hands=None, where=None, where_path=None) -> dict:
+           deals: int = 4000, seed: int = 0, hands=None, where=None, where_path=None, progress=None) -> dict:
     """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints.
 
     ``hands`` ({other seat: cards it holds at least}), ``where`` and ``where_path``: what you know
     of the other hands (docs/conditions.md), e.g. ``where="trumps(1) == 0"``: only deals where
     it holds are played. ``trumps(seat)`` counts the trumps of the option being rated.
+    ``progress``: called as ``progress(done, total, option)`` before each option is simulated
+    and once more at the end (``option`` None), e.g. for a progress bar (dokosim serve).
     """
     if hands and seat in {int(s) for s in hands}:
         raise StudyError(f"hands gives seat {seat}, which is yours (your hand is the one rated)")
@@ -101,7 +103,10 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
                                  for k, v in conditions.items()}} if conditions else {}),
               "options": {},
               "model_shown": model is not None, "model_note": model_note}
-    for opt in options(mask, rules):
+    opts = options(mask, rules)
+    for done, opt in enumerate(opts):
+        if progress is not None:
+            progress(done, len(opts), opt)
         kw = {}
         if opt == "healthy":
             kw = {"contract": "normal"}
@@ -139,6 +144,8 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
             entry["model_win_chance"] = pw
             entry["model_expected_score"] = ps
         result["options"][opt] = entry
+    if progress is not None:
+        progress(len(opts), len(opts), None)
     best = max(result["options"], key=lambda o: result["options"][o]["expected_score"])
     ranked = sorted(result["options"], key=lambda o: -result["options"][o]["expected_score"])
     b = result["options"][best]
