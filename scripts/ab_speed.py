@@ -27,7 +27,7 @@ MEASURE = r"""
 import json, sys, time
 import numba
 numba.set_num_threads(1)
-from dokosim.simulator import Simulator, make_plan
+from dokosim.run.simulator import Simulator, make_plan
 n, strategy, extra = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
 sim = Simulator(make_plan(n + 1000, strategy=strategy, **extra))
 sim.rows(0, 1000)  # compile or load, warm
