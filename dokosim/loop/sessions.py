@@ -49,6 +49,17 @@ SESSION_LEN = 48
 # deal k of session i draws from the stream (seed, SESSION_STREAM + 64 * i + k)
 SESSION_STREAM = np.int64(1) << np.int64(62)
 SESSION_MAX_DEALS = 64
+# (session column, deal column) pairs that book_session_deal copies as they are, and those that
+# name an engine seat, which it turns into the table's seat
+COPIED = np.array([
+    (S_EYES_RE, O_EYES_RE), (S_TRICKS_RE, O_TRICKS_RE), (S_CALLS_RE, O_CALLS_RE), (S_CALLS_KO, O_CALLS_KO),
+    (S_FIRST_RE, O_FIRST_RE), (S_FIRST_KO, O_FIRST_KO), (S_CLARIFY, O_CLARIFY), (S_WINNER, O_WINNER),
+    (S_VALUE, O_VALUE), (S_FOX_RE, O_FOX_RE), (S_FOX_KO, O_FOX_KO), (S_DOKO_RE, O_DOKO_RE),
+    (S_DOKO_KO, O_DOKO_KO), (S_CHARLIE_RE, O_CHARLIE_RE), (S_CHARLIE_KO, O_CHARLIE_KO),
+    (S_AGAINST_QUEENS, O_AGAINST_QUEENS), (S_REDEALS, O_REDEALS), (S_POVERTY_PASSED, O_POVERTY_PASSED),
+    (S_POVERTY_RETURNED, O_POVERTY_RETURNED)], dtype=np.int64)
+SEATS_COPIED = np.array([(S_DECLARER, O_DECLARER), (S_SOLOIST, O_SOLOIST),
+                         (S_POVERTY_PARTNER, O_POVERTY_PARTNER), (S_PIGLETS, O_PIGLETS)], dtype=np.int64)
 
 
 @inline_kernel
@@ -126,39 +137,19 @@ def book_session_deal(session_id, k, who, n_players, bock_mask, st, res, ss, row
     # next deal on (engine/session.py); res gets the contract and calls next to the score
     describe_state(st, res)
     mult, trig = book_deal(res, bock_mask, n_players, table, book, scores)
-    winner = out_row[O_WINNER]
     row[S_SESSION] = session_id
     row[S_DEAL_NO] = k
     row[S_DEALER] = dealer
     row[S_CONTRACT] = contract
-    row[S_DECLARER] = table_seat(table, declarer)
     re_mask = np.int64(0)
     for e in range(4):
         if (out_row[O_RE_MASK] >> e) & 1:
             re_mask |= np.int64(1) << table[e]
     row[S_RE_MASK] = re_mask
-    row[S_EYES_RE] = out_row[O_EYES_RE]
-    row[S_TRICKS_RE] = out_row[O_TRICKS_RE]
-    row[S_CALLS_RE] = out_row[O_CALLS_RE]
-    row[S_CALLS_KO] = out_row[O_CALLS_KO]
-    row[S_FIRST_RE] = out_row[O_FIRST_RE]
-    row[S_FIRST_KO] = out_row[O_FIRST_KO]
-    row[S_SOLOIST] = table_seat(table, out_row[O_SOLOIST])
-    row[S_CLARIFY] = out_row[O_CLARIFY]
-    row[S_WINNER] = winner
-    row[S_VALUE] = out_row[O_VALUE]
-    row[S_FOX_RE] = out_row[O_FOX_RE]
-    row[S_FOX_KO] = out_row[O_FOX_KO]
-    row[S_DOKO_RE] = out_row[O_DOKO_RE]
-    row[S_DOKO_KO] = out_row[O_DOKO_KO]
-    row[S_CHARLIE_RE] = out_row[O_CHARLIE_RE]
-    row[S_CHARLIE_KO] = out_row[O_CHARLIE_KO]
-    row[S_AGAINST_QUEENS] = out_row[O_AGAINST_QUEENS]
-    row[S_REDEALS] = out_row[O_REDEALS]
-    row[S_POVERTY_PARTNER] = table_seat(table, out_row[O_POVERTY_PARTNER])
-    row[S_POVERTY_PASSED] = out_row[O_POVERTY_PASSED]
-    row[S_POVERTY_RETURNED] = out_row[O_POVERTY_RETURNED]
-    row[S_PIGLETS] = table_seat(table, out_row[O_PIGLETS])
+    for j in range(COPIED.shape[0]):  # the deal's own columns, as the deal loop wrote them
+        row[COPIED[j, 0]] = out_row[COPIED[j, 1]]
+    for j in range(SEATS_COPIED.shape[0]):  # engine seats become table seats
+        row[SEATS_COPIED[j, 0]] = table_seat(table, out_row[SEATS_COPIED[j, 1]])
     row[S_COMPULSORY] = 1 if comp else 0
     row[S_FORCED] = 1 if force >= 0 else 0
     row[S_BOCK] = mult
