@@ -45,7 +45,7 @@ PH_RESERVATION, PH_POVERTY, PH_CALL, PH_CARD, PH_TERMINAL = range(5)
 # poverty steps
 PV_PASS, PV_ACCEPT, PV_RETURN = range(3)
 
-MAX_REDEALS = 100      # as the deal loop (sim_loop.MAX_REDEALS)
+MAX_REDEALS = 100      # as the deal loop (loop/dealing.MAX_REDEALS)
 MAX_CALLS = 16         # a deal has at most 10 calls (each raises a side's level)
 
 # ---- the layout of g: what every step reads first (the stepping fields, the state, the hands, the

@@ -2,7 +2,7 @@
 played deal fires, its multiplier, the scores written down and the running totals (RULES.md
 part 2, ``bock`` and ``five_players``; docs/sessions.md).
 
-The deal loop (``sim_loop.run_block``, sessions mode) calls ``seat_table`` before each deal and
+The deal loop (``loop/sessions.play_session``) calls ``seat_table`` before each deal and
 ``book_deal`` after it. ``book_deal`` depends only on the deal's result (``res``, as
 ``score_deal`` and ``describe_state`` fill it), so the same bookkeeping can be fed deals
 scored from game records (tests/test_session_scenarios.py replays card-notation deals through

@@ -8,7 +8,7 @@ without it. A denial includes the calls below it, so "without" means with the ca
 step. The caller's side is then frozen at its level for the rest of the deal in both branches,
 so the difference between the branches is the call alone; the other side calls as its
 strategies decide. Only normal games are probed.
-The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/loop/sim_loop.py``; the rules are the engine's.
+The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/loop/sim_loop.py``, its item ``loop/probes.play_probe``; the rules are the engine's.
 """
 from __future__ import annotations
 

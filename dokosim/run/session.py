@@ -37,7 +37,7 @@ DEFAULT_SESSION_CHUNK = 20_000
 SESSION_KEYS = ("kind", "schema_version", "seed", "rounds", "deals_per_session", "players",
                 "chunk_size", "rules", "strategies", "params", "compulsory", "calls", "keep_play",
                 "conditions")
-# the kernel's row layout (sim_loop.SESSION_COLUMNS); per-player blocks have five slots
+# the kernel's row layout (loop/sessions.SESSION_COLUMNS); per-player blocks have five slots
 _COMMON_TYPES = {
     "session_id": pl.Int64, "deal_number": pl.Int16, "dealer": pl.Int8,
     "contract": CONTRACT_ENUM, "declarer": pl.Int8, "re_mask": pl.Int8, "eyes_re": pl.Int16,
