@@ -6,7 +6,7 @@ import numpy as np
 
 from ..engine.bits import popcount
 from ..engine.cards import C_POVERTY
-from ..engine.jit import decision_kernel, inline_kernel
+from ..engine.jit import inline_kernel
 from ..engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_AGAINST_QUEENS, I_CHARLIE, I_DOPPELKOPF, I_FOX, MAX_CALL_LOG, N_ITEMS,
     O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE, O_CLARIFY, O_CONTRACT, O_DEAL_ID,
@@ -70,14 +70,14 @@ def play_random_cards(k_from, k_to, pos, rules, params, rng):
         play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cmask, rules)
 
 
-@decision_kernel
+@inline_kernel
 def play_cards(k_from, k_to, n_calls, cap, control, rules, seats, pos, rng, call_masks, call_log):
     """Play cards k_from .. k_to - 1 of the deal, each after its round of calls; returns the
-    number of calls logged so far (``n_calls`` before). Compiled once as a function of its own
-    for every mode of the loop (a deal loop that inlined it at each mode's call site took half
-    as long again to compile); a call passes about a hundred words of array descriptors, so
-    simulate's loop plays ``random`` without calls by ``play_random_cards`` inline instead.
-    Pass int64 values, not literals (a literal argument compiles another copy).
+    number of calls logged so far (``n_calls`` before). Inlined at one call site, the deal
+    loop's (sim_loop.run_block), for every mode: there the position's arrays are on the block
+    kernel's stack, so LLVM knows that none overlaps another (engine/stack.py). Compiled as a
+    function of its own instead, simple's deals took a tenth longer; inlined at one site per
+    mode, the deal loop took two fifths longer to compile.
 
     ``call_masks`` must hold legal_calls for every seat at k_from. ``cap`` = (side, level):
     side >= 0 (0 Re, 1 Kontra) may not call above level (the announcements study's two

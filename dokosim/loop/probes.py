@@ -22,9 +22,7 @@ from ..engine.position import copy_array, copy_position, stack_position
 from ..engine.rng import RNG_LEN, below, seed_stream
 from ..engine.scoring import score_deal
 from ..engine.stack import stack_zeros
-from .control import CTL_DEALER
-from .dealing import start_deal
-from .playing import play_cards, refresh_call_masks
+from .playing import refresh_call_masks
 
 PROBE_COLUMNS = (
     "deal_id", "level", "seat", "side", "cards_played", "cards_held", "trumps", "top_trumps",
@@ -116,94 +114,95 @@ def probe_features(pos, seat, side, row):
 
 
 
-# A thread's scratch for probes: the probe's own draws, and the position at the probe (with the
-# legal calls and the deal's stream there), to play it on a second time.
-ProbeScratch = namedtuple("ProbeScratch", ("probe_rng", "pos_at", "call_masks_at", "rng_at"))
+# A thread's scratch for probes: the probe's own draws, the position at the probe (with the
+# legal calls and the deal's stream there) to play it on a second time, and the caller's side's
+# level before the probe.
+ProbeScratch = namedtuple("ProbeScratch", ("probe_rng", "pos_at", "call_masks_at", "rng_at", "level_before"))
 
 
 @inline_kernel
 def probe_scratch():
     """A ProbeScratch on the calling kernel's stack (it must stay inlined)."""
     return ProbeScratch(stack_zeros(RNG_LEN, np.uint64), stack_position(), stack_zeros(4, np.int64),
-                        stack_zeros(RNG_LEN, np.uint64))
+                        stack_zeros(RNG_LEN, np.uint64), stack_zeros(1, np.int64))
 
 
 @inline_kernel
-def keep_probe_position(at, pos, sc):
-    """The position at the probe (with the legal calls and the stream) into ``at``."""
-    copy_position(at.pos_at, pos)
-    copy_array(at.call_masks_at, sc.call_masks)
-    copy_array(at.rng_at, sc.rng)
-
-
-@inline_kernel
-def back_to_probe_position(at, pos, sc):
-    """The position kept at the probe back into ``pos`` (and the legal calls and the stream)."""
-    copy_position(pos, at.pos_at)
-    copy_array(sc.call_masks, at.call_masks_at)
-    copy_array(sc.rng, at.rng_at)
-
-
-@inline_kernel
-def play_probe(run, deal_id, level, row, pos, sc, at):
-    """Call probe ``deal_id`` of ``level`` (1 Re/Kontra, 2 no 90, 3 no 60, 4 no 30, 5 schwarz) of
-    ``run`` = (seed, control, rules, seats) into ``row`` (PROBE_LEN).
-
-    The moment is a card index drawn uniformly from 0 .. probe_window(level) - 1, the caller a
-    seat drawn uniformly among those who may call ``level`` then. With the call, the caller's
-    side goes to ``level``; without it, to level - 1 (if it stood lower: a denial includes the
-    calls below it, so both branches differ by the one step). From there both branches freeze
-    the caller's side at that level; the other side calls as its strategies decide. Rows depend
-    only on (seed, deal_id)."""
-    seed, control, rules, seats = run
+def begin_probe(deal_id, level, row):
+    """Probe ``deal_id`` of ``level``'s row before its deal: no caller yet (seat and side -1)."""
     for j in range(PROBE_LEN):
         row[j] = 0
     row[PR_DEAL_ID] = deal_id
     row[PR_LEVEL] = level
     row[PR_SEAT] = -1
     row[PR_SIDE] = -1
-    dealer = control[CTL_DEALER]
-    if dealer < 0:
-        dealer = deal_id % 4
-    start_deal(seed, (deal_id, dealer, np.int64(0), np.int64(-1)), control, rules, seats, pos, sc.hands0, sc.rng,
-               sc.poverty)
+
+
+@inline_kernel
+def probe_moment(seed, deal_id, level, pos, at):
+    """(segments, moment) of the probe of ``deal_id`` once dealt: a normal game is played in three
+    segments (to the moment, then on with and without the call), any other contract in none; the
+    moment is a card index drawn uniformly from 0 .. probe_window(level) - 1."""
     if pos.st[H_CONTRACT] != C_NORMAL:
-        return
+        return np.int64(0), np.int64(0)
     seed_stream(at.probe_rng, seed, deal_id, PROBE_STREAM)
-    moment = below(at.probe_rng, probe_window(level))
-    refresh_call_masks(pos, sc.call_masks)
-    # to the moment of the probe, then who may make the call now
-    play_cards(np.int64(0), moment, np.int64(0), (np.int64(-1), np.int64(0)), control, rules, seats, pos, sc.rng, sc.call_masks, sc.call_log)
-    candidates = np.int64(0)
-    for s in range(4):
-        if (sc.call_masks[s] >> level) & 1:
-            candidates |= np.int64(1) << s
-    if candidates == 0:
-        return
-    seat = nth_set_bit(candidates, below(at.probe_rng, popcount(candidates)))
-    side = 0 if seat_is_re(pos.st, seat) else 1
-    level_before = pos.st[P_LEVEL_RE + side]
-    row[PR_SEAT] = seat
-    row[PR_SIDE] = side
-    probe_features(pos, seat, side, row)
-    keep_probe_position(at, pos, sc)
-    n_cards = 4 * pos.st[P_HAND_SIZE]
-    for branch in range(2):  # 0 with the call, 1 without
-        if branch == 1:
-            back_to_probe_position(at, pos, sc)
-            if level_before < level - 1:  # the calls below ``level`` are made in both
-                make_call(pos.st, pos.hands, seat, level - 1)
-                refresh_call_masks(pos, sc.call_masks)
-        else:
-            make_call(pos.st, pos.hands, seat, level)
+    return np.int64(3), np.int64(below(at.probe_rng, probe_window(level)))
+
+
+@inline_kernel
+def probe_branch(segment, level, row, pos, sc, at):
+    """Before segment 1 (with the call) or 2 (without it) of a probe: the position at the probe,
+    the call made (with: ``level``; without: level - 1 where the side stood lower, since a denial
+    includes the calls below it, so both branches differ by the one step). Returns the cap both
+    branches put on the caller's side: (side, its level from here)."""
+    branch = segment - 1
+    seat = row[PR_SEAT]
+    side = row[PR_SIDE]
+    if branch == 1:
+        copy_position(pos, at.pos_at)
+        copy_array(sc.call_masks, at.call_masks_at)
+        copy_array(sc.rng, at.rng_at)
+        if at.level_before[0] < level - 1:  # the calls below ``level`` are made in both
+            make_call(pos.st, pos.hands, seat, level - 1)
             refresh_call_masks(pos, sc.call_masks)
-        play_cards(moment, n_cards, np.int64(0), (np.int64(side), np.int64(level - branch)), control, rules, seats, pos, sc.rng,
-                     sc.call_masks, sc.call_log)
-        score_deal(pos.st, pos.plays, pos.play_seat, pos.trick_winner, sc.items, sc.res)
-        res = sc.res
-        row[PR_SCORE + branch] = res[RES_SCORE + seat]
-        row[PR_SUCCESS + branch] = call_made_good(level, side, res, pos.st[P_HAND_SIZE])
-        row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
-        row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
-        row[PR_LEVEL_OPP_AFTER + branch] = pos.st[P_LEVEL_KO - side]
-        row[PR_VALUE + branch] = res[RES_VALUE]
+    else:
+        make_call(pos.st, pos.hands, seat, level)
+        refresh_call_masks(pos, sc.call_masks)
+    return np.int64(side), np.int64(level - branch)
+
+
+@inline_kernel
+def after_probe_segment(segment, level, row, pos, sc, at):
+    """After a probe's segment: at the moment (segment 0), the caller drawn uniformly among the
+    seats that may call ``level`` now, what it sees, and the position kept (False when nobody
+    may: the probe ends there); after a branch, its outcome in the row. Returns whether to go on."""
+    st = pos.st
+    if segment == 0:
+        candidates = np.int64(0)
+        for s in range(4):
+            if (sc.call_masks[s] >> level) & 1:
+                candidates |= np.int64(1) << s
+        if candidates == 0:
+            return False
+        seat = nth_set_bit(candidates, below(at.probe_rng, popcount(candidates)))
+        side = 0 if seat_is_re(st, seat) else 1
+        at.level_before[0] = st[P_LEVEL_RE + side]
+        row[PR_SEAT] = seat
+        row[PR_SIDE] = side
+        probe_features(pos, seat, side, row)
+        copy_position(at.pos_at, pos)
+        copy_array(at.call_masks_at, sc.call_masks)
+        copy_array(at.rng_at, sc.rng)
+        return True
+    branch = segment - 1
+    seat = row[PR_SEAT]
+    side = row[PR_SIDE]
+    res = sc.res
+    score_deal(st, pos.plays, pos.play_seat, pos.trick_winner, sc.items, res)
+    row[PR_SCORE + branch] = res[RES_SCORE + seat]
+    row[PR_SUCCESS + branch] = call_made_good(level, side, res, st[P_HAND_SIZE])
+    row[PR_WIN + branch] = 1 if res[RES_WINNER] == side else 0
+    row[PR_EYES_SIDE + branch] = res[RES_EYES_RE] if side == 0 else 240 - res[RES_EYES_RE]
+    row[PR_LEVEL_OPP_AFTER + branch] = st[P_LEVEL_KO - side]
+    row[PR_VALUE + branch] = res[RES_VALUE]
+    return True

@@ -16,14 +16,12 @@ from ..engine.layout import (
     O_AGAINST_QUEENS, O_CALLS_KO, O_CALLS_RE, O_CHARLIE_KO, O_CHARLIE_RE, O_CLARIFY, O_CONTRACT,
     O_DECLARER, O_DOKO_KO, O_DOKO_RE, O_EYES_RE, O_FIRST_KO, O_FIRST_RE, O_FOX_KO, O_FOX_RE, O_HAND, O_PIGLETS,
     O_POVERTY_PARTNER, O_POVERTY_PASSED, O_POVERTY_RETURNED, O_RE_MASK, O_REDEALS, O_SOLOIST, O_TRICKS_RE,
-    O_VALUE, O_WINNER, OUT_LEN, P_HAND_SIZE, R_BOCK_MASK,
+    O_VALUE, O_WINNER, OUT_LEN, R_BOCK_MASK,
 )
 from ..engine.scoring import describe_state
 from ..engine.session import BOOK_LEN, BOOK_QUEUE, BOOK_TOTAL, book_deal, seat_table
 from ..engine.stack import stack_zeros, stack_zeros_2d
-from .control import CTL_CALLS, CTL_KEEP_PLAY, Seats
-from .dealing import start_deal
-from .playing import finish_deal, play_cards, refresh_call_masks
+from .control import Seats
 from .strategy_call import MAX_PARAMS
 
 SESSION_COLUMNS = (
@@ -180,33 +178,33 @@ def session_scratch():
 
 
 @inline_kernel
-def play_session(run, item, i, form, pos, sc, ss, outs):
-    """Session ``item`` of ``run`` = (seed, control, rules, seats) with ``form`` = (n_deals,
-    n_players, compulsory solos on): its deals one after the other, deal k's row at
-    outs.rows[i * n_deals + k] (and its cards and calls there when the run keeps them). Deal k
-    draws from the stream (seed, SESSION_STREAM + SESSION_MAX_DEALS * item + k)."""
-    seed, control, rules, seats = run
-    n_deals, n_players, compulsory_on = form
-    keep = control[CTL_KEEP_PLAY] == 1
-    owe = (np.int64(1) << n_players) - 1 if compulsory_on else np.int64(0)
+def begin_session(form, ss):
+    """Before the first deal of a session of ``form`` = (n_deals, n_players, compulsory solos on):
+    its bookkeeping zeroed. Returns the solos owed (a table seat mask)."""
+    _, n_players, compulsory_on = form
     for j in range(BOOK_LEN):
         ss.book[j] = 0
-    dealer = 0
-    for k in range(n_deals):
-        edealer, owe_mask, force = session_deal_setup(dealer, owe, k, form, seats, ss)
-        deal_id = SESSION_STREAM + SESSION_MAX_DEALS * item + k
-        deal_seats = Seats(seats.strategies, ss.sids, ss.sparams)
-        contract, attempt = start_deal(seed, (deal_id, edealer, owe_mask, np.int64(force)), control, rules,
-                                       deal_seats, pos, sc.hands0, sc.rng, sc.poverty)
-        if control[CTL_CALLS] == 1:
-            refresh_call_masks(pos, sc.call_masks)
-        r = i * n_deals + k
-        calls_kept = outs.calls[r] if keep else sc.call_log
-        n_calls = play_cards(np.int64(0), 4 * pos.st[P_HAND_SIZE], np.int64(0), (np.int64(-1), np.int64(0)), control, rules, deal_seats, pos, sc.rng,
-                               sc.call_masks, calls_kept)
-        finish_deal((deal_id, edealer, contract, attempt), n_calls, control, pos, sc, ss.out_row,
-                    outs.plays[r] if keep else sc.play_log, calls_kept)
-        owe, comp = book_session_deal(item, k, (dealer, owe, owe_mask, force), n_players, rules[R_BOCK_MASK],
-                                      pos.st, sc.res, ss, outs.rows[r])
-        if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals
-            dealer = (dealer + 1) % n_players
+    return (np.int64(1) << n_players) - 1 if compulsory_on else np.int64(0)
+
+
+@inline_kernel
+def session_deal(item, k, dealer, owe, form, seats, ss):
+    """Deal k of session ``item`` with the table's ``dealer``: (the deal = (deal_id, engine dealer,
+    owe_mask, force), the Seats of the four who play it, from the run's ``seats``). Deal k draws
+    from the stream (seed, SESSION_STREAM + SESSION_MAX_DEALS * item + k)."""
+    edealer, owe_mask, force = session_deal_setup(dealer, owe, k, form, seats, ss)
+    deal_id = SESSION_STREAM + SESSION_MAX_DEALS * item + k
+    return (deal_id, np.int64(edealer), owe_mask, np.int64(force)), Seats(seats.strategies, ss.sids, ss.sparams)
+
+
+@inline_kernel
+def end_session_deal(item, k, deal, dealer, owe, form, rules, st, res, ss, row):
+    """After deal k of session ``item`` (its deal row in ss.out_row): the session's ``row``
+    (book_session_deal). Returns (the solos still owed, the next deal's dealer)."""
+    _, owe_mask, force = deal[1], deal[2], deal[3]
+    n_players = form[1]
+    owe, comp = book_session_deal(item, k, (dealer, owe, owe_mask, force), n_players, rules[R_BOCK_MASK], st, res,
+                                  ss, row)
+    if not comp or force >= 0:  # after a compulsory solo (not a forced one) the same dealer deals
+        dealer = (dealer + 1) % n_players
+    return owe, dealer

@@ -4,11 +4,10 @@ Compiled once for every strategy: the strategies are called through a strategy t
 compiled entry points (``loop/strategy_call.py``; ``random`` and ``simple`` are inlined, in
 ``loop/choosers.py``). The rules are not here: every step calls the engine's kernels. The jobs
 live in their own modules: dealing (``dealing.py``), the play of a deal (``playing.py``),
-sessions (``sessions.py``) and call probes (``probes.py``); this module owns the run's blocks.
+sessions (``sessions.py``) and call probes (``probes.py``); this module owns the run's blocks
+and their one loop.
 The run layer reads the row layouts through this module (``registry.simulation_kernel``).
 """
-from collections import namedtuple
-
 import numpy as np
 from numba import prange
 
@@ -20,18 +19,16 @@ from .control import (
     MODE_SESSIONS, MODE_SIMULATE, Seats,
 )
 from .dealing import MAX_REDEALS, start_deal, start_forced_deal
-from .playing import deal_scratch, finish_deal, play_cards, play_random_cards, refresh_call_masks
-from .strategy_call import INLINE_RANDOM, T_INLINE
-from .probes import PROBE_COLUMNS, PROBE_LEN, play_probe, probe_scratch
-from .sessions import SESSION_COLUMNS, SESSION_LEN, play_session, session_scratch
+from .playing import deal_scratch, finish_deal, play_cards, refresh_call_masks
+from .probes import (
+    PROBE_COLUMNS, PROBE_LEN, after_probe_segment, begin_probe, probe_branch, probe_moment, probe_scratch,
+)
+from .sessions import (
+    SESSION_COLUMNS, SESSION_LEN, begin_session, end_session_deal, session_deal, session_scratch,
+)
 
 __all__ = ["CONTROL_LEN", "MAX_REDEALS", "MODE_PROBES", "MODE_SESSIONS", "MODE_SIMULATE", "PROBE_COLUMNS",
            "PROBE_LEN", "SESSION_COLUMNS", "SESSION_LEN", "no_logs", "run_chunk"]
-
-# What stays fixed for a run (the item functions' ``run``) and where its rows go (``outs``).
-Run = namedtuple("Run", ("seed", "control", "rules", "seats"))
-Outputs = namedtuple("Outputs", ("rows", "plays", "calls"))
-
 
 def no_logs():
     """run_chunk's ``play_out`` and ``call_out`` for a run that keeps no cards and calls."""
@@ -52,7 +49,7 @@ def run_chunk(mode, seed, first, n, n_blocks, n_players, n_deals, compulsory_on,
     ``out`` n * n_deals x SESSION_LEN, and ``play_out`` and ``call_out`` a row per deal
     (engine seats) when control[CTL_KEEP_PLAY]. Rows depend only on (seed, session id).
 
-    MODE_PROBES: call probes of ``level`` (loop/probes.py, ``play_probe``); ``out`` n x
+    MODE_PROBES: call probes of ``level`` (loop/probes.py); ``out`` n x
     PROBE_LEN. Rows depend only on (seed, deal_id).
     """
     # the prange body is one call: numba's parfor passes take minutes over a large body
@@ -65,58 +62,76 @@ def run_chunk(mode, seed, first, n, n_blocks, n_players, n_deals, compulsory_on,
 @decision_kernel
 def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, level, control, rules,
               strategies, strategy_ids, params, out, play_out, call_out):
-    """Items first + lo .. first + hi - 1 of run_chunk, one item function per mode, in one
-    scratch on the stack (no reference counting: nothing here allocates on the heap)."""
+    """Items first + lo .. first + hi - 1 of run_chunk, in one scratch on the stack (no reference
+    counting: nothing here allocates on the heap).
+
+    Every mode is one loop: an item (a deal, a session, a probe) is played deal by deal, and a
+    deal in segments (all of it; a probe: to its moment, then on with and without the call)
+    through the one call site of ``play_cards``; what differs per mode are the hooks of
+    loop/sessions.py and loop/probes.py. One site keeps the deal loop's code (and its compile
+    time) at one copy of the per-card path."""
     pos, sc = deal_scratch()
-    run = Run(seed, control, rules, Seats(strategies, strategy_ids, params))
-    outs = Outputs(out, play_out, call_out)
-    if mode == MODE_SIMULATE:
-        # a forced contract without a condition or a fixed hand: the deal starts inline
-        forced_plain = (control[CTL_FORCE_CONTRACT] >= 0 and control[CTL_FIXED_SEAT] < 0
-                        and not (control.shape[0] > K_ON and control[K_ON]))
-        # random at every seat and no calls: the cards are played inline (play_random_cards)
-        random_only = control[CTL_CALLS] != 1
-        for s in range(4):
-            random_only = random_only and strategies[strategy_ids[s], T_INLINE] == INLINE_RANDOM
-        for i in range(lo, hi):
-            simulate_deal(run, first + i, i, (forced_plain, random_only), pos, sc, outs)
-    elif mode == MODE_SESSIONS:
-        ss = session_scratch()
-        for i in range(lo, hi):
-            play_session(run, first + i, i, (n_deals, n_players, compulsory_on), pos, sc, ss, outs)
-    else:
-        at = probe_scratch()
-        for i in range(lo, hi):
-            play_probe(run, first + i, level, out[i], pos, sc, at)
+    ss = session_scratch()
+    at = probe_scratch()
+    run_seats = Seats(strategies, strategy_ids, params)
+    keep = control[CTL_KEEP_PLAY] == 1 and mode != MODE_PROBES
+    calls_on = control[CTL_CALLS] == 1
+    # a forced contract without a condition or a fixed hand: the deal starts inline
+    forced_plain = (control[CTL_FORCE_CONTRACT] >= 0 and control[CTL_FIXED_SEAT] < 0
+                    and not (control.shape[0] > K_ON and control[K_ON]))
+    form = (n_deals, n_players, compulsory_on)
+    deals_per_item = n_deals if mode == MODE_SESSIONS else 1
+    for i in range(lo, hi):
+        item = first + i
+        owe = begin_session(form, ss) if mode == MODE_SESSIONS else np.int64(0)
+        dealer = np.int64(0)  # a session's dealer, a table seat
+        for k in range(deals_per_item):
+            # the deal (deal_id, dealer, owe_mask, force) and who plays it
+            if mode == MODE_SESSIONS:
+                deal, seats = session_deal(item, k, dealer, owe, form, run_seats, ss)
+            else:
+                deal, seats = plain_deal(item, control, run_seats)
+            row = out[i]  # simulate and probes: the item's row (sessions: out[i * n_deals + k])
+            if mode == MODE_PROBES:
+                begin_probe(item, level, row)
+            if forced_plain:
+                contract, attempt = start_forced_deal(seed, deal[0], deal[1], control, rules, pos, sc.hands0, sc.deck,
+                                                      sc.rng, sc.poverty)
+            else:
+                contract, attempt = start_deal(seed, deal, control, rules, seats, pos, sc.hands0, sc.rng, sc.poverty)
+            n_cards = 4 * pos.st[P_HAND_SIZE]
+            n_segments, moment = np.int64(1), n_cards
+            if mode == MODE_PROBES:
+                n_segments, moment = probe_moment(seed, item, level, pos, at)
+            if calls_on or mode == MODE_PROBES:
+                refresh_call_masks(pos, sc.call_masks)
+            # the deal's cards and calls are kept (control[CTL_KEEP_PLAY]) at its row
+            r = i if mode == MODE_SIMULATE else i * n_deals + k
+            calls_kept = call_out[r] if keep else sc.call_log
+            n_calls = np.int64(0)
+            for segment in range(n_segments):
+                seg_from, seg_to, cap = np.int64(0), moment, (np.int64(-1), np.int64(0))
+                if segment > 0:  # a probe's branches: on from its moment, with the call and without
+                    seg_from, seg_to, cap = moment, n_cards, probe_branch(segment, level, row, pos, sc, at)
+                    n_calls = np.int64(0)
+                n_calls = play_cards(seg_from, seg_to, n_calls, cap, control, rules, seats, pos, sc.rng,
+                                     sc.call_masks, calls_kept)
+                if mode == MODE_PROBES and not after_probe_segment(segment, level, row, pos, sc, at):
+                    break
+            if mode == MODE_PROBES:
+                continue
+            finish_deal((deal[0], deal[1], contract, attempt), n_calls, control, pos, sc,
+                        row if mode == MODE_SIMULATE else ss.out_row, play_out[r] if keep else sc.play_log,
+                        calls_kept)
+            if mode == MODE_SESSIONS:
+                owe, dealer = end_session_deal(item, k, deal, dealer, owe, form, rules, pos.st, sc.res, ss, out[r])
 
 
 @inline_kernel
-def simulate_deal(run, deal_id, r, fast, pos, sc, outs):
-    """Deal ``deal_id`` of ``run`` = (seed, control, rules, seats) played into row ``r`` of
-    ``outs`` (and its cards and calls there when the run keeps them). ``fast`` = (the contract
-    is forced with no condition or fixed hand, random plays every seat without calls): the
-    deal's start and its cards inline (no call of start_deal or play_cards)."""
-    seed, control, rules, seats = run
-    forced_plain, random_only = fast
+def plain_deal(deal_id, control, seats):
+    """A simulation's or a probe's deal: (deal_id, its dealer (control's, else deal_id % 4), no
+    solo owed, none forced) and the run's ``seats``."""
     dealer = control[CTL_DEALER]
     if dealer < 0:
         dealer = deal_id % 4
-    if forced_plain:
-        contract, attempt = start_forced_deal(seed, deal_id, dealer, control, rules, pos, sc.hands0, sc.deck,
-                                              sc.rng, sc.poverty)
-    else:
-        contract, attempt = start_deal(seed, (deal_id, dealer, np.int64(0), np.int64(-1)), control, rules, seats,
-                                       pos, sc.hands0, sc.rng, sc.poverty)
-    if control[CTL_CALLS] == 1:
-        refresh_call_masks(pos, sc.call_masks)
-    keep = control[CTL_KEEP_PLAY] == 1
-    calls_kept = outs.calls[r] if keep else sc.call_log
-    n_cards = 4 * pos.st[P_HAND_SIZE]
-    if random_only:
-        play_random_cards(np.int64(0), n_cards, pos, rules, seats.params, sc.rng)
-        n_calls = np.int64(0)
-    else:
-        n_calls = play_cards(np.int64(0), n_cards, np.int64(0), (np.int64(-1), np.int64(0)), control, rules, seats,
-                             pos, sc.rng, sc.call_masks, calls_kept)
-    finish_deal((deal_id, dealer, contract, attempt), n_calls, control, pos, sc, outs.rows[r],
-                outs.plays[r] if keep else sc.play_log, calls_kept)
+    return (np.int64(deal_id), np.int64(dealer), np.int64(0), np.int64(-1)), seats
