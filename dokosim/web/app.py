@@ -148,34 +148,22 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
             return play_api.view(table)
         return JSONResponse(await run_in_threadpool(work))
 
-    def table_of(body) -> play_api.Table:
-        return tables.get(body_object(body).get("table"))
+    def at_table(answer):
+        """An endpoint on one game table (the body names it): answer(table, body), in a worker
+        thread under the table's lock."""
+        async def endpoint(request: Request):
+            body = await read_json(request)
+            table = tables.get(body_object(body).get("table"))
 
-    async def play_act(request: Request):
-        body = await read_json(request)
-        table = table_of(body)
+            def work():
+                with table.lock:
+                    return answer(table, body)
+            return JSONResponse(await run_in_threadpool(work))
+        return endpoint
 
-        def work():
-            with table.lock:
-                play_api.act(table, body)
-                return play_api.view(table)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def play_state(request: Request):
-        table = table_of(await read_json(request))
-
-        def work():
-            with table.lock:
-                return play_api.view(table)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def play_hint(request: Request):
-        table = table_of(await read_json(request))
-
-        def work():
-            with table.lock:
-                return {"hint": play_api.hint(table)}
-        return JSONResponse(await run_in_threadpool(work))
+    def play_act(table: play_api.Table, body) -> dict:
+        play_api.act(table, body)
+        return play_api.view(table)
 
     async def api_error(request: Request, exc: ApiError):
         return JSONResponse({"error": exc.message}, status_code=exc.status)
@@ -205,9 +193,9 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
         Route("/api/deal/card", deal_card, methods=["POST"]),
         Route("/api/deal/analyse", deal_analyse, methods=["POST"]),
         Route("/api/play/new", play_new, methods=["POST"]),
-        Route("/api/play/act", play_act, methods=["POST"]),
-        Route("/api/play/state", play_state, methods=["POST"]),
-        Route("/api/play/hint", play_hint, methods=["POST"]),
+        Route("/api/play/act", at_table(play_act), methods=["POST"]),
+        Route("/api/play/state", at_table(lambda table, body: play_api.view(table)), methods=["POST"]),
+        Route("/api/play/hint", at_table(lambda table, body: {"hint": play_api.hint(table)}), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
