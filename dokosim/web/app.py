@@ -1,19 +1,21 @@
-"""The ASGI application of ``dokosim serve`` (Starlette): the pages (``static/``, shipped in the
-package, nothing fetched from elsewhere) and the JSON API of each page (advise_api, deal_api,
-play_api). Every answer to a bad request is a 4xx with ``{"error": "one line"}``; an unexpected
-failure is logged and answered 500 with a short message, never a traceback; the server keeps
-serving."""
+"""The ASGI application of ``dokosim serve`` (Starlette): the pages (``pages/``: each page's body in
+the layout they share; ``static/``: their styles and scripts; all shipped in the package, nothing
+fetched from elsewhere) and the JSON API of each page (advise_api, deal_api, play_api). Every
+answer to a bad request is a 4xx with ``{"error": "one line"}``; an unexpected failure is logged
+and answered 500 with a short message, never a traceback; the server keeps serving."""
 from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
+from string import Template
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -22,7 +24,20 @@ from . import advise_api, deal_api, play_api
 from .common import MAX_BODY, ApiError, Jobs, body_object, defaults, int_field
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/": "index.html", "/advise": "advise.html", "/deal": "deal.html", "/play": "play.html"}
+PAGE_FILES = Path(__file__).parent / "pages"
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # its address
+    name: str  # its body: pages/<name>.html; its script: static/<name>.js
+    title: str  # the title (before "· dokosim") and the nav link's text
+    script: bool = True  # False: the page has no script of its own
+
+
+PAGES = (Page("/", "index", "Home", script=False), Page("/advise", "advise", "Ask about a hand"),
+         Page("/deal", "deal", "Look at a deal"), Page("/play", "play", "Play a hand"))
+"""The pages in the nav bar's order."""
 log = logging.getLogger("dokosim.web")
 
 
@@ -59,15 +74,25 @@ async def read_json(request: Request):
         raise ApiError(400, "the request body is not JSON") from None
 
 
+def render_page(page: Page) -> str:
+    """The page's HTML: its body (pages/<name>.html) in the layout every page shares (pages/layout.html:
+    the head, the nav bar of PAGES, the message line)."""
+    layout = Template((PAGE_FILES / "layout.html").read_text(encoding="utf-8"))
+    nav = "".join(f'<a href="{p.path}">{p.title}</a>' for p in PAGES)
+    script = f'<script src="/static/{page.name}.js" defer></script>' if page.script else ""
+    body = (PAGE_FILES / f"{page.name}.html").read_text(encoding="utf-8")
+    return layout.substitute(title=page.title, script=script, nav=nav, body=body)
+
+
 def create_app(data_dir: Path | str | None = None) -> Starlette:
     """The application; ``data_dir``: the only folder whose datasets it opens (None: none)."""
     data = Path(data_dir).expanduser().resolve() if data_dir is not None else None
     jobs = Jobs()
     tables = play_api.Tables()
 
-    def page(name: str):
+    def page(which: Page):
         async def endpoint(request: Request):
-            return FileResponse(STATIC / name, media_type="text/html")
+            return HTMLResponse(render_page(which))  # read at each request, as the scripts are
         return endpoint
 
     async def meta(request: Request):
@@ -123,34 +148,22 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
             return play_api.view(table)
         return JSONResponse(await run_in_threadpool(work))
 
-    def table_of(body) -> play_api.Table:
-        return tables.get(body_object(body).get("table"))
+    def at_table(answer):
+        """An endpoint on one game table (the body names it): answer(table, body), in a worker
+        thread under the table's lock."""
+        async def endpoint(request: Request):
+            body = await read_json(request)
+            table = tables.get(body_object(body).get("table"))
 
-    async def play_act(request: Request):
-        body = await read_json(request)
-        table = table_of(body)
+            def work():
+                with table.lock:
+                    return answer(table, body)
+            return JSONResponse(await run_in_threadpool(work))
+        return endpoint
 
-        def work():
-            with table.lock:
-                play_api.act(table, body)
-                return play_api.view(table)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def play_state(request: Request):
-        table = table_of(await read_json(request))
-
-        def work():
-            with table.lock:
-                return play_api.view(table)
-        return JSONResponse(await run_in_threadpool(work))
-
-    async def play_hint(request: Request):
-        table = table_of(await read_json(request))
-
-        def work():
-            with table.lock:
-                return {"hint": play_api.hint(table)}
-        return JSONResponse(await run_in_threadpool(work))
+    def play_act(table: play_api.Table, body) -> dict:
+        play_api.act(table, body)
+        return play_api.view(table)
 
     async def api_error(request: Request, exc: ApiError):
         return JSONResponse({"error": exc.message}, status_code=exc.status)
@@ -169,7 +182,7 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
     async def no_favicon(request: Request):
         return Response(status_code=204)
 
-    routes = [Route(path, page(name)) for path, name in PAGES.items()]
+    routes = [Route(p.path, page(p)) for p in PAGES]
     routes += [
         Route("/favicon.ico", no_favicon),
         Route("/api/meta", meta),
@@ -180,9 +193,9 @@ def create_app(data_dir: Path | str | None = None) -> Starlette:
         Route("/api/deal/card", deal_card, methods=["POST"]),
         Route("/api/deal/analyse", deal_analyse, methods=["POST"]),
         Route("/api/play/new", play_new, methods=["POST"]),
-        Route("/api/play/act", play_act, methods=["POST"]),
-        Route("/api/play/state", play_state, methods=["POST"]),
-        Route("/api/play/hint", play_hint, methods=["POST"]),
+        Route("/api/play/act", at_table(play_act), methods=["POST"]),
+        Route("/api/play/state", at_table(lambda table, body: play_api.view(table)), methods=["POST"]),
+        Route("/api/play/hint", at_table(lambda table, body: {"hint": play_api.hint(table)}), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,

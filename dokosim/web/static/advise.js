@@ -131,16 +131,19 @@ async function ask() {
   }
 }
 
-document.addEventListener("DOMContentLoaded", async () => {
-  drawGrid();
-  $("#hand").addEventListener("input", readHandField);
-  $("#ask").addEventListener("click", ask);
-  try {
-    const m = await meta();
+startPage({
+  bind() {
+    drawGrid();
+    $("#hand").addEventListener("input", readHandField);
+    $("#ask").addEventListener("click", ask);
+  },
+  fill(m) {
     fillPresets($("#rules"), m.presets);
     $("#deals").value = m.advise_deals;
     $("#deals").max = m.max_deals;
-  } catch (e) { showMessage(e.message); }
-  const params = new URLSearchParams(location.search);
-  if (params.get("hand")) { $("#hand").value = params.get("hand"); readHandField(); }
+  },
+  after() {
+    const params = new URLSearchParams(location.search);
+    if (params.get("hand")) { $("#hand").value = params.get("hand"); readHandField(); }
+  },
 });

@@ -109,6 +109,18 @@ function fillPresets(select, presets) {
   select.innerHTML = presets.map(p => `<option value="${esc(p)}">${esc(p)}</option>`).join("");
 }
 
+// A page's start, once it is loaded: bind() its controls, fill(m) its fields from the server's
+// settings (/api/meta; a failure goes to the message line), then after().
+function startPage({ bind, fill, after }) {
+  document.addEventListener("DOMContentLoaded", async () => {
+    bind();
+    try {
+      fill(await meta());
+    } catch (e) { showMessage(e.message); }
+    if (after) after();
+  });
+}
+
 // The nav bar marks the current page.
 document.addEventListener("DOMContentLoaded", () => {
   for (const a of document.querySelectorAll("nav a")) {

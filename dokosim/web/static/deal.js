@@ -236,32 +236,35 @@ function step(to) {
   drawTable();
 }
 
-document.addEventListener("DOMContentLoaded", async () => {
-  $("#showrecord").addEventListener("click", () => load("/api/deal/record", { record: $("#record").value, line: +$("#line").value || 1 }));
-  $("#opendataset").addEventListener("click", () => load("/api/deal/dataset", { directory: $("#directory").value, deal_id: +$("#dsdeal").value }));
-  $("#openseed").addEventListener("click", () => load("/api/deal/dataset", { seed: +$("#seed").value, deal_id: +$("#seeddeal").value,
-                                                                              strategy: $("#strategy").value || undefined }));
-  $("#first").addEventListener("click", () => step(0));
-  $("#prev").addEventListener("click", () => step(STEP - 1));
-  $("#next").addEventListener("click", () => step(STEP + 1));
-  $("#last").addEventListener("click", () => step(DEAL ? DEAL.cards.length : 0));
-  $("#prevtrick").addEventListener("click", () => step(STEP % 4 ? STEP - STEP % 4 : STEP - 4));
-  $("#nexttrick").addEventListener("click", () => step(STEP - STEP % 4 + 4));
-  document.addEventListener("keydown", e => {
-    if (!DEAL || ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) return;
-    if (e.key === "ArrowRight") step(STEP + 1);
-    else if (e.key === "ArrowLeft") step(STEP - 1);
-    else if (e.key === "Home") step(0);
-    else if (e.key === "End") step(DEAL.cards.length);
-  });
-  try {
-    const m = await meta();
+startPage({
+  bind() {
+    $("#showrecord").addEventListener("click", () => load("/api/deal/record", { record: $("#record").value, line: +$("#line").value || 1 }));
+    $("#opendataset").addEventListener("click", () => load("/api/deal/dataset", { directory: $("#directory").value, deal_id: +$("#dsdeal").value }));
+    $("#openseed").addEventListener("click", () => load("/api/deal/dataset", { seed: +$("#seed").value, deal_id: +$("#seeddeal").value,
+                                                                                strategy: $("#strategy").value || undefined }));
+    $("#first").addEventListener("click", () => step(0));
+    $("#prev").addEventListener("click", () => step(STEP - 1));
+    $("#next").addEventListener("click", () => step(STEP + 1));
+    $("#last").addEventListener("click", () => step(DEAL ? DEAL.cards.length : 0));
+    $("#prevtrick").addEventListener("click", () => step(STEP % 4 ? STEP - STEP % 4 : STEP - 4));
+    $("#nexttrick").addEventListener("click", () => step(STEP - STEP % 4 + 4));
+    document.addEventListener("keydown", e => {
+      if (!DEAL || ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) return;
+      if (e.key === "ArrowRight") step(STEP + 1);
+      else if (e.key === "ArrowLeft") step(STEP - 1);
+      else if (e.key === "Home") step(0);
+      else if (e.key === "End") step(DEAL.cards.length);
+    });
+  },
+  fill(m) {
     $("#datasets").innerHTML = m.datasets.map(d => `<option value="${esc(d)}">`).join("");
     $("#strategy").placeholder = m.play_strategy;
     if (m.datasets.length) $("#directory").value = m.datasets[0];
-  } catch (e) { showMessage(e.message); }
-  if (location.hash === "#played") {
-    const stored = sessionStorage.getItem("dokosim-record");
-    if (stored) load("/api/deal/record", { record: JSON.parse(stored) });
-  }
+  },
+  after() {
+    if (location.hash === "#played") {
+      const stored = sessionStorage.getItem("dokosim-record");
+      if (stored) load("/api/deal/record", { record: JSON.parse(stored) });
+    }
+  },
 });

@@ -104,13 +104,14 @@ async function askHint() {
   } catch (e) { $("#hint").textContent = ""; showMessage(e.message); }
 }
 
-document.addEventListener("DOMContentLoaded", async () => {
-  $("#newdeal").addEventListener("click", newDeal);
-  $("#hintbtn").addEventListener("click", askHint);
-  try {
-    const m = await meta();
+startPage({
+  bind() {
+    $("#newdeal").addEventListener("click", newDeal);
+    $("#hintbtn").addEventListener("click", askHint);
+  },
+  fill(m) {
     fillPresets($("#rules"), m.presets);
     $("#strategy").placeholder = m.play_strategy;
     $("#botsnote").textContent = `bots: ${m.play_strategy} unless named (dokosim play's default); hints by ${m.hint_player}`;
-  } catch (e) { showMessage(e.message); }
+  },
 });
