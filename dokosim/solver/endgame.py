@@ -1,0 +1,155 @@
+"""The last two or three tricks by a plain minimax over the open hands (cheaper than the table
+there): ``_trick_minimax`` searches one trick and hands the rest to the forced last trick or to
+``_last_tricks``."""
+import numpy as np
+
+from ..engine.cards import EYES
+from ..engine.bits import lowest_bit_index
+from ..engine.jit import decision_kernel, inline_kernel
+from ..engine.play import best_offset
+from .moves import _options
+from .workspace import INF
+
+
+@inline_kernel
+def _better(best, v, maxi, alpha, beta):
+    """(the better of ``best`` and ``v`` for a seat that maximises when ``maxi``, else minimises;
+    whether that ends the search of the seat's cards: it reaches the window (alpha, beta)'s edge)."""
+    if maxi:
+        if v > best:
+            best = v
+        return best, best >= beta
+    if v < best:
+        best = v
+    return best, best <= alpha
+
+
+@inline_kernel
+def _follow(h, led):
+    """The cards of hand ``h`` that may follow a trick led in the class of ``led`` (its cards of
+    the class, or all when void), one copy of each card held twice."""
+    legal = h & led
+    if legal == 0:
+        legal = h
+    return _options(legal)
+
+
+@inline_kernel
+def _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks):
+    """Re's eyes in the last ``tricks`` (2 or 3) tricks, from their first card (index ``n``, led by
+    ``lead``; Re the seats of ``re``), fail-soft in (alpha, beta) as ``search``: the first trick by
+    a plain minimax over both copies of a card as one, each seat's cards stopping at the window's
+    edge; after it the last trick forced (2) or the last two by ``_last_tricks`` (3). Only once
+    the parties are settled (the caller checks)."""
+    h0 = hands[lead]
+    h1 = hands[(lead + 1) & 3]
+    h2 = hands[(lead + 2) & 3]
+    h3 = hands[(lead + 3) & 3]
+    # Re's seats, by their place from the leader
+    r0 = (re >> lead) & 1
+    r1 = (re >> ((lead + 1) & 3)) & 1
+    r2 = (re >> ((lead + 2) & 3)) & 1
+    r3 = (re >> ((lead + 3) & 3)) & 1
+    rel = r0 | (r1 << 1) | (r2 << 2) | (r3 << 3)
+    max0 = r0 == 1
+    max1 = r1 == 1
+    max2 = r2 == 1
+    max3 = r3 == 1
+    total = 0
+    if tricks == 2:
+        m = h0 | h1 | h2 | h3
+        while m:
+            total += EYES[lowest_bit_index(m)]
+            m &= m - 1
+    o0 = o1 = o2 = o3 = 0  # with two tricks left: each seat's other card
+    best0 = -1 if max0 else INF
+    m0 = _options(h0)
+    while m0:
+        a = lowest_bit_index(m0)
+        m0 &= m0 - 1
+        plays[n] = a
+        if tricks == 2:
+            o0 = lowest_bit_index(h0 ^ (np.int64(1) << a))
+        led = cmask[fclass[a]]
+        best1 = -1 if max1 else INF
+        m1 = _follow(h1, led)
+        while m1:
+            b = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            plays[n + 1] = b
+            if tricks == 2:
+                o1 = lowest_bit_index(h1 ^ (np.int64(1) << b))
+            best2 = -1 if max2 else INF
+            m2 = _follow(h2, led)
+            while m2:
+                c = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                plays[n + 2] = c
+                if tricks == 2:
+                    o2 = lowest_bit_index(h2 ^ (np.int64(1) << c))
+                best3 = -1 if max3 else INF
+                e3 = EYES[a] + EYES[b] + EYES[c]
+                m3 = _follow(h3, led)
+                while m3:
+                    d = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    plays[n + 3] = d
+                    w = best_offset(plays, n, 4, power, fclass, dulle, False)
+                    e1 = e3 + EYES[d]
+                    if tricks == 2:
+                        o3 = lowest_bit_index(h3 ^ (np.int64(1) << d))
+                        # the last trick, led by the winner: each seat's other card
+                        if w == 0:
+                            plays[n + 4] = o0
+                            plays[n + 5] = o1
+                            plays[n + 6] = o2
+                            plays[n + 7] = o3
+                        elif w == 1:
+                            plays[n + 4] = o1
+                            plays[n + 5] = o2
+                            plays[n + 6] = o3
+                            plays[n + 7] = o0
+                        elif w == 2:
+                            plays[n + 4] = o2
+                            plays[n + 5] = o3
+                            plays[n + 6] = o0
+                            plays[n + 7] = o1
+                        else:
+                            plays[n + 4] = o3
+                            plays[n + 5] = o0
+                            plays[n + 6] = o1
+                            plays[n + 7] = o2
+                        w2 = (w + best_offset(plays, n + 4, 4, power, fclass, dulle, True)) & 3
+                        v = (e1 if (rel >> w) & 1 else 0) + (total - e1 if (rel >> w2) & 1 else 0)
+                    else:
+                        base = e1 if (rel >> w) & 1 else 0
+                        hands[lead] = h0 ^ (np.int64(1) << a)
+                        hands[(lead + 1) & 3] = h1 ^ (np.int64(1) << b)
+                        hands[(lead + 2) & 3] = h2 ^ (np.int64(1) << c)
+                        hands[(lead + 3) & 3] = h3 ^ (np.int64(1) << d)
+                        v = base + _last_tricks(n + 4, (lead + w) & 3, re, hands, plays, power, fclass, cmask, dulle,
+                                                alpha - base, beta - base, tricks - 1)
+                        hands[lead] = h0
+                        hands[(lead + 1) & 3] = h1
+                        hands[(lead + 2) & 3] = h2
+                        hands[(lead + 3) & 3] = h3
+                    best3, cut = _better(best3, v, max3, alpha, beta)
+                    if cut:
+                        break
+                best2, cut = _better(best2, best3, max2, alpha, beta)
+                if cut:
+                    break
+            best1, cut = _better(best1, best2, max1, alpha, beta)
+            if cut:
+                break
+        best0, cut = _better(best0, best1, max0, alpha, beta)
+        if cut:
+            break
+    return best0
+
+
+@decision_kernel
+def _last_tricks(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks):
+    """``_trick_minimax`` as a call of its own (the last three tricks, and the two after the
+    first of them)."""
+    return _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks)
