@@ -9,6 +9,16 @@ from .workspace import EYE_VALUES, W_CARD, W_CLASSES, W_EYE_SLOTS, W_HELD, W_LIV
 
 
 @inline_kernel
+def _slot_eyes(ws, slots):
+    """The eyes of the cards of ``slots``."""
+    eyes = 0
+    while slots:
+        eyes += EYES[ws[W_CARD + lowest_bit_index(slots)]]
+        slots &= slots - 1
+    return eyes
+
+
+@inline_kernel
 def _least_eyes(ws, slots, count):
     """The sum of the ``count`` smallest eyes among the cards of ``slots`` (all of them if fewer)."""
     total = 0
@@ -45,11 +55,7 @@ def _sure_trump_eyes(ws, leader, sure):
     count = popcount(sure)
     if count == 0:
         return 0
-    eyes = 0
-    m = sure
-    while m:
-        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
-        m &= m - 1
+    eyes = _slot_eyes(ws, sure)
     for s in range(4):
         if s != leader:
             held = ws[W_HELD + s]
@@ -94,11 +100,8 @@ def _quick_eyes(ws, leader, sure):
             eyes += EYES[ws[W_CARD + lowest_bit_index(card)]]
     if count == 0:
         return 0
-    m = sure
-    while m:
-        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
-        m &= m - 1
-        count += 1
+    eyes += _slot_eyes(ws, sure)
+    count += popcount(sure)
     for s in range(4):
         if s != leader:
             eyes += _least_eyes(ws, ws[W_HELD + s], count)
@@ -127,11 +130,7 @@ def _master_eyes(ws, holder, masters):
     count = popcount(masters)
     if count == 0:
         return 0
-    eyes = 0
-    m = masters
-    while m:
-        eyes += EYES[ws[W_CARD + lowest_bit_index(m)]]
-        m &= m - 1
+    eyes = _slot_eyes(ws, masters)
     for s in range(4):
         if s != holder:
             eyes += _least_eyes(ws, ws[W_HELD + s], count)

@@ -35,6 +35,16 @@ def _follow(h, led):
 
 
 @inline_kernel
+def _take(m, h, plays, i, tricks):
+    """Play the lowest card of the options ``m`` of hand ``h`` as card index ``i``: (that card,
+    the options left, with two tricks left the hand's other card (else 0))."""
+    x = lowest_bit_index(m)
+    plays[i] = x
+    other = lowest_bit_index(h ^ (np.int64(1) << x)) if tricks == 2 else 0
+    return x, m & (m - 1), other
+
+
+@inline_kernel
 def _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks):
     """Re's eyes in the last ``tricks`` (2 or 3) tricks, from their first card (index ``n``, led by
     ``lead``; Re the seats of ``re``), fail-soft in (alpha, beta) as ``search``: the first trick by
@@ -61,43 +71,27 @@ def _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha
         while m:
             total += EYES[lowest_bit_index(m)]
             m &= m - 1
-    o0 = o1 = o2 = o3 = 0  # with two tricks left: each seat's other card
     best0 = -1 if max0 else INF
     m0 = _options(h0)
     while m0:
-        a = lowest_bit_index(m0)
-        m0 &= m0 - 1
-        plays[n] = a
-        if tricks == 2:
-            o0 = lowest_bit_index(h0 ^ (np.int64(1) << a))
+        a, m0, o0 = _take(m0, h0, plays, n, tricks)
         led = cmask[fclass[a]]
         best1 = -1 if max1 else INF
         m1 = _follow(h1, led)
         while m1:
-            b = lowest_bit_index(m1)
-            m1 &= m1 - 1
-            plays[n + 1] = b
-            if tricks == 2:
-                o1 = lowest_bit_index(h1 ^ (np.int64(1) << b))
+            b, m1, o1 = _take(m1, h1, plays, n + 1, tricks)
             best2 = -1 if max2 else INF
             m2 = _follow(h2, led)
             while m2:
-                c = lowest_bit_index(m2)
-                m2 &= m2 - 1
-                plays[n + 2] = c
-                if tricks == 2:
-                    o2 = lowest_bit_index(h2 ^ (np.int64(1) << c))
+                c, m2, o2 = _take(m2, h2, plays, n + 2, tricks)
                 best3 = -1 if max3 else INF
                 e3 = EYES[a] + EYES[b] + EYES[c]
                 m3 = _follow(h3, led)
                 while m3:
-                    d = lowest_bit_index(m3)
-                    m3 &= m3 - 1
-                    plays[n + 3] = d
+                    d, m3, o3 = _take(m3, h3, plays, n + 3, tricks)
                     w = best_offset(plays, n, 4, power, fclass, dulle, False)
                     e1 = e3 + EYES[d]
                     if tricks == 2:
-                        o3 = lowest_bit_index(h3 ^ (np.int64(1) << d))
                         # the last trick, led by the winner: each seat's other card
                         if w == 0:
                             plays[n + 4] = o0

@@ -57,7 +57,7 @@ from ..engine.bits import lowest_bit_index
 from ..engine.jit import decision_kernel, inline_kernel
 from ..engine.layout import H_RE_MASK, P_HAND_SIZE, P_NPLAYED, P_TURN
 from ..engine.play import legal_mask
-from .moves import _equivalent_above
+from .moves import _class_tops, _equivalent_above
 from .search import search
 from .table import HASH_MULT, KEY_SLOTS, TT_BITS_DEFAULT, new_table  # noqa: F401 (public here)
 from .workspace import (  # noqa: F401 (the layout is public here)
@@ -147,12 +147,10 @@ def solve_card_values(ws, tt, values):
     best = -1 if maxi else INF
     guess = _eyes_to_come(ws) // 2
     # the strongest card of each class of equivalent cards first, then the rest copy it
-    m = legal
+    m = _class_tops(ws, mine, live, legal)
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
-        if _equivalent_above(ws, mine, live, c) >= 0:
-            continue
         gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
         v = past + gain + exact_to_come(ws, tt, guess - gain)
         guess = v - past

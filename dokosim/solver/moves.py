@@ -31,6 +31,20 @@ def _equivalent_above(ws, mine, live, c):
 
 
 @inline_kernel
+def _class_tops(ws, mine, live, legal):
+    """The cards of ``legal`` (of the seat holding ``mine``) with no card above them that plays
+    exactly like them (``_equivalent_above``): one card of each class of equivalent cards."""
+    tops = np.int64(0)
+    m = legal
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if _equivalent_above(ws, mine, live, c) < 0:
+            tops |= np.int64(1) << c
+    return tops
+
+
+@inline_kernel
 def _beats(x, y, power, fclass, dulle, last):
     """Whether card ``x`` played after card ``y`` beats it (``y`` winning the trick so far; the
     rules' ``card_beats``); False when ``x`` is -1."""

@@ -42,8 +42,8 @@ def search(ws, tt, alpha, beta):
     hi = INF
     akey = np.int64(0)
     si = -1
+    left = 4 * st[P_HAND_SIZE] - n
     if k == 0:
-        left = 4 * st[P_HAND_SIZE] - n
         if left == 0:
             return 0
         if left == 4:
@@ -65,17 +65,20 @@ def search(ws, tt, alpha, beta):
             for j in range(4):
                 undo_move(ws, st, hands, plays)
             return gain
-        rem = ws[W_HAND_EYES]
-        if left == 8 and st[P_CLARIFIED] and beta > 0 and alpha < rem:
+    # Re takes between 0 and every eye still to come (the trick on the table included)
+    to_come = ws[W_HAND_EYES] + _table_eyes(plays, n)
+    if beta <= 0:
+        stat(ws, S_TRIVIAL, n, 1)
+        return 0
+    if alpha >= to_come:
+        stat(ws, S_TRIVIAL, n, 1)
+        return to_come
+    if k == 0:
+        rem = to_come
+        if left == 8 and st[P_CLARIFIED]:
             # the last two tricks: a plain minimax, cheaper than the table
             return _trick_minimax(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
                                   rules[R_DULLE], alpha, beta, 2)
-        if beta <= 0:
-            stat(ws, S_TRIVIAL, n, 1)
-            return 0
-        if alpha >= rem:
-            stat(ws, S_TRIVIAL, n, 1)
-            return rem
         stat(ws, S_TT_PROBE, n, 1)
         key = _rank_key(ws, ws[W_LIVE], W_ATTR) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i, found = _probe(ws, tt, key, left)
@@ -149,15 +152,6 @@ def search(ws, tt, alpha, beta):
             _store(ws, tt, slot_i, key, lo | (hi << 8) | ((tt_move + 1) << 16) | (12 << 23) | (ws[W_GEN] << 29),
                    si, akey)
             return best
-    else:
-        # Re takes between 0 and every eye still to come (the trick on the table included)
-        to_come = ws[W_HAND_EYES] + _table_eyes(plays, n)
-        if beta <= 0:
-            stat(ws, S_TRIVIAL, n, 1)
-            return 0
-        if alpha >= to_come:
-            stat(ws, S_TRIVIAL, n, 1)
-            return to_come
     seat = st[P_TURN] & 3
     re_mask = st[H_RE_MASK]
     maxi = (re_mask >> seat) & 1 == 1
@@ -274,7 +268,7 @@ def search(ws, tt, alpha, beta):
                 best_move = c
                 b = min(b, v)
         if a >= b:
-            ws[hist + c] += (4 * st[P_HAND_SIZE] - n) * (4 * st[P_HAND_SIZE] - n)
+            ws[hist + c] += left * left
             stat(ws, S_CUT, n, 1)
             stat(ws, S_CUT_IDX, n, i)
             stat(ws, S_CUT_FIRST, n, i == 0)
@@ -284,6 +278,6 @@ def search(ws, tt, alpha, beta):
     if k == 0:
         lo, hi = _bounds_of(best, alpha, beta, lo, hi)
         _store(ws, tt, slot_i, key,
-               lo | (hi << 8) | ((best_move + 1) << 16) | ((4 * st[P_HAND_SIZE] - n) << 23) | (ws[W_GEN] << 29),
+               lo | (hi << 8) | ((best_move + 1) << 16) | (left << 23) | (ws[W_GEN] << 29),
                si, akey)
     return best
