@@ -73,8 +73,9 @@ THREE_ROOT_CARDS = 36  # _last_tricks at three tricks left pays with up to 9 tri
 
 @inline_kernel
 def _three_from_root(ws):
-    """Set ``ws[W_THREE]`` for a solve from the current position: ``_last_tricks`` at three tricks left only in a
-    solve from at most ``THREE_ROOT_CARDS`` cards left (docs/solver.md, round 6)."""
+    """Set ``ws[W_THREE]`` for a solve from the current position: the last three tricks by
+    ``_last_tricks`` only in a solve from at most ``THREE_ROOT_CARDS`` cards left (docs/solver.md,
+    round 6)."""
     left = 4 * ws[W_ST + P_HAND_SIZE] - ws[W_ST + P_NPLAYED]
     ws[W_THREE] = 1 if left <= THREE_ROOT_CARDS else 0
 
