@@ -1,6 +1,8 @@
 """The last two or three tricks by a plain minimax over the open hands (cheaper than the table
-there): ``_trick_minimax`` searches one trick and hands the rest to the forced last trick or to
-``_last_tricks``."""
+there): one minimax, written once, as ``_two_tricks`` (the last trick forced after it) and
+``_three_tricks`` (``_two_tricks`` after it)."""
+import types
+
 import numpy as np
 
 from ..engine.cards import EYES
@@ -45,12 +47,24 @@ def _take(m, h, plays, i, tricks):
 
 
 @inline_kernel
-def _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks):
-    """Re's eyes in the last ``tricks`` (2 or 3) tricks, from their first card (index ``n``, led by
+def _no_more(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+    """What follows the last two tricks: nothing (never called; ``_two_tricks``' ``_after``)."""
+    return 0
+
+
+TRICKS = 2  # _minimax's globals, replaced in each compiled copy (_specialised)
+_after = _no_more
+
+
+def _minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+    """Re's eyes in the last ``TRICKS`` (2 or 3) tricks, from their first card (index ``n``, led by
     ``lead``; Re the seats of ``re``), fail-soft in (alpha, beta) as ``search``: the first trick by
     a plain minimax over both copies of a card as one, each seat's cards stopping at the window's
-    edge; after it the last trick forced (2) or the last two by ``_last_tricks`` (3). Only once
-    the parties are settled (the caller checks)."""
+    edge; after it the last trick forced (2) or the last two by ``_after`` (3). Only once the
+    parties are settled (the caller checks). Compiled twice by ``_specialised``, with its own
+    ``TRICKS`` and ``_after`` each: as one function that calls itself it crashed when numba
+    loaded it from its cache (like ``score_search`` before it was made iterative)."""
+    tricks = TRICKS
     h0 = hands[lead]
     h1 = hands[(lead + 1) & 3]
     h2 = hands[(lead + 2) & 3]
@@ -121,8 +135,8 @@ def _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha
                         hands[(lead + 1) & 3] = h1 ^ (np.int64(1) << b)
                         hands[(lead + 2) & 3] = h2 ^ (np.int64(1) << c)
                         hands[(lead + 3) & 3] = h3 ^ (np.int64(1) << d)
-                        v = base + _last_tricks(n + 4, (lead + w) & 3, re, hands, plays, power, fclass, cmask, dulle,
-                                                alpha - base, beta - base, tricks - 1)
+                        v = base + _after(n + 4, (lead + w) & 3, re, hands, plays, power, fclass, cmask, dulle,
+                                          alpha - base, beta - base)
                         hands[lead] = h0
                         hands[(lead + 1) & 3] = h1
                         hands[(lead + 2) & 3] = h2
@@ -142,8 +156,14 @@ def _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha
     return best0
 
 
-@decision_kernel
-def _last_tricks(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks):
-    """``_trick_minimax`` as a call of its own (the last three tricks, and the two after the
-    first of them)."""
-    return _trick_minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta, tricks)
+def _specialised(name, jit, tricks, after):
+    """``_minimax`` compiled by ``jit`` as ``name`` for ``tricks`` tricks with ``after`` for the
+    tricks after the first: a copy of the function with those globals of its own."""
+    f = types.FunctionType(_minimax.__code__, {**globals(), "TRICKS": tricks, "_after": after}, name)
+    f.__qualname__ = name  # numba's cache files are named by it
+    f.__doc__ = _minimax.__doc__
+    return jit(f)
+
+
+_two_tricks = _specialised("_two_tricks", inline_kernel, 2, _no_more)
+_three_tricks = _specialised("_three_tricks", decision_kernel, 3, _two_tricks)

@@ -10,7 +10,8 @@ beside it, split along the seams of a double-dummy solver:
 - ``bounds.py``: quick tricks, later tricks and the payoff-similarity bound (``_eye_shift``);
 - ``table.py``: the transposition table (``new_table``, ``_rank_key``) and the
   payoff-similarity table's entries;
-- ``endgame.py``: the last two or three tricks by a plain minimax (``_trick_minimax``);
+- ``endgame.py``: the last two or three tricks by a plain minimax (``_two_tricks``,
+  ``_three_tricks``: one minimax compiled twice);
 - ``search.py``: the alpha-beta driver (``search``).
 
 The rules come from the play kernels only: ``legal_mask`` gives the cards a seat may play,
@@ -24,8 +25,8 @@ marriage is clarified only the marriage player is in that mask; a seat joins Re 
 
 Techniques: fail-soft alpha-beta over single cards (``make_move`` / ``undo_move``; once the
 parties are settled the undo stack keeps only what ``play_card`` changes), the last trick
-scored without search and the last two by a plain minimax (``_trick_minimax``; the last three
-by ``_last_tricks`` when the table and the bounds do not answer), a transposition
+scored without search and the last two by a plain minimax (``_two_tricks``; the last three by
+``_three_tricks`` when the table and the bounds do not answer), a transposition
 table at trick boundaries (key: the cards still held up to relative rank (``_rank_key``), the
 seat to lead and the Re seats; value: bounds on Re's eyes to come and the best lead; two-entry
 buckets, the first kept for the deeper position) and beside it, in the workspace, a
@@ -68,13 +69,13 @@ from .workspace import (  # noqa: F401 (the layout is public here)
 )
 
 SEARCH_VERSION = 8  # the search's round (docs/solver.md, Speed): raise it when a change moves node counts, on which a node-limited run's answers depend
-THREE_ROOT_CARDS = 36  # _last_tricks at three tricks left pays with up to 9 tricks left at the root, not from the first card (docs/solver.md, round 6)
+THREE_ROOT_CARDS = 36  # _three_tricks pays with up to 9 tricks left at the root, not from the first card (docs/solver.md, round 6)
 
 
 @inline_kernel
 def _three_from_root(ws):
     """Set ``ws[W_THREE]`` for a solve from the current position: the last three tricks by
-    ``_last_tricks`` only in a solve from at most ``THREE_ROOT_CARDS`` cards left (docs/solver.md,
+    ``_three_tricks`` only in a solve from at most ``THREE_ROOT_CARDS`` cards left (docs/solver.md,
     round 6)."""
     left = 4 * ws[W_ST + P_HAND_SIZE] - ws[W_ST + P_NPLAYED]
     ws[W_THREE] = 1 if left <= THREE_ROOT_CARDS else 0

@@ -8,7 +8,7 @@ from ..engine.jit import decision_kernel
 from ..engine.layout import H_RE_MASK, P_CLARIFIED, P_HAND_SIZE, P_NPLAYED, P_TRICK, P_TURN, R_DULLE
 from ..engine.play import best_offset, legal_mask
 from .bounds import _eye_shift, _quick_eyes, _side_master_eyes, _sure_trump_eyes, _sure_trumps, _top_trump_holder
-from .endgame import _last_tricks, _trick_minimax
+from .endgame import _three_tricks, _two_tricks
 from .moves import (
     _beats, _equivalent_above, _partner_lead, _quasi_equivalent, _safe_lead, _trick_facts, _trick_fixed,
 )
@@ -77,8 +77,8 @@ def search(ws, tt, alpha, beta):
         rem = to_come
         if left == 8 and st[P_CLARIFIED]:
             # the last two tricks: a plain minimax, cheaper than the table
-            return _trick_minimax(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
-                                  rules[R_DULLE], alpha, beta, 2)
+            return _two_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
+                               rules[R_DULLE], alpha, beta)
         stat(ws, S_TT_PROBE, n, 1)
         key = _rank_key(ws, ws[W_LIVE], W_ATTR) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i, found = _probe(ws, tt, key, left)
@@ -147,7 +147,7 @@ def search(ws, tt, alpha, beta):
                     beta = shi
         if left == 12 and settled and ws[W_THREE]:
             # the last three tricks: a plain minimax once the table has no answer
-            best = _last_tricks(n, leader, re_mask, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta, 3)
+            best = _three_tricks(n, leader, re_mask, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
             lo, hi = _bounds_of(best, alpha, beta, lo, hi)
             _store(ws, tt, slot_i, key, lo | (hi << 8) | ((tt_move + 1) << 16) | (12 << 23) | (ws[W_GEN] << 29),
                    si, akey)
