@@ -3,10 +3,13 @@
 
     python scripts/solver_ab.py A_MODULE [B_MODULE] [--set six] [--n 300] [--passes 3]
 
-A_MODULE, B_MODULE: module names under dokosim.solver (B defaults to ``eyes``); for instance
-copy the solver of a commit to dokosim/solver/_solver_a.py (``git show REV:dokosim/solver/eyes.py``;
-before the layers, ``REV:dokosim/engine/solver.py`` with its imports pointed at ``..engine``)
-and run ``python scripts/solver_ab.py _solver_a``. Prints each version's CPU time and nodes and
+A_MODULE, B_MODULE: module names under dokosim.solver (B defaults to ``eyes``), or full dotted
+names; for instance copy the solver of a commit to dokosim/solver/_solver_a.py (``git show
+REV:dokosim/solver/eyes.py``, before the solver was split into modules (issue 43); before the
+layers, ``REV:dokosim/engine/solver.py`` with its imports pointed at ``..engine``) and run
+``python scripts/solver_ab.py _solver_a``; since the split, copy the whole package
+(``mkdir dokosim/solver_a && git archive REV dokosim/solver | tar -x --strip-components=2 -C
+dokosim/solver_a``) and run ``python scripts/solver_ab.py dokosim.solver_a.eyes``. Prints each version's CPU time and nodes and
 the ratio B/A of the times (total, the median and the geometric mean of the per-position ratios).
 ``python scripts/solver_ab.py eyes eyes --a-sim-bits 0 --set start121``: the search without the
 payoff-similarity table against with it (docs/solver.md, round 8)."""
@@ -34,7 +37,7 @@ def main():
     ap.add_argument("--a-sim-bits", type=int, help="A's table bits, when not --sim-bits (for instance 0 with "
                     "A = B = eyes: the search without the table against with it)")
     args = ap.parse_args()
-    mods = [importlib.import_module(f"dokosim.solver.{m}") for m in (args.a, args.b)]
+    mods = [importlib.import_module(m if "." in m else f"dokosim.solver.{m}") for m in (args.a, args.b)]
     cards, kind = SETS[args.set]
     every = positions(max(args.n, 20))
     states = every[cards][:args.n]

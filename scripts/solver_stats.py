@@ -1,4 +1,4 @@
-"""Search statistics by card index (dokosim.solver.eyes.STATS must be True).
+"""Search statistics by card index (``STATS`` in dokosim/solver/workspace.py must be True).
 
     python scripts/solver_stats.py [six|nine|eight|start|start121] [N] [CAP]
 

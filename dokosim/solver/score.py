@@ -1,6 +1,6 @@
 """Best play for the deal's score, with every hand known and no further calls (docs/solver.md).
 
-The eyes solver (``solver.py``) plays for eyes. A deal's score also counts the thresholds the
+The eyes solver (``eyes.py``) plays for eyes. A deal's score also counts the thresholds the
 calls set, schwarz (tricks, not eyes) and the extra points (fox, doppelkopf, Charlie, against
 the queens, RULES.md 1.7), and a side that maximises its eyes may give one of those away. This
 search plays for the score itself: a fail-soft alpha-beta over single cards on the eyes
@@ -29,13 +29,13 @@ from ..engine.bits import lowest_bit_index
 from ..engine.jit import decision_kernel, inline_kernel
 from ..engine.layout import (
     H_CONTRACT, H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, P_CLARIFIED, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE,
-    P_NPLAYED, P_TRICK, P_TURN, R_LEN, ST_LEN,
+    P_NPLAYED, P_TRICK, P_TURN,
 )
 from ..engine.play import legal_mask
 from ..engine.scoring import WEIGHTS, tally_deal, tally_trick, tally_tricks
-from .eyes import (
-    HASH_MULT, INF, MAX_MOVES, PLAYS_LEN, W_ABORTED, W_CMASK, W_FCLASS, W_GEN, W_HANDS, W_HIST, W_LIMIT,
-    W_MOVES, W_NODES, W_PLAY_SEAT, W_PLAYS, W_POWER, W_RULES, W_ST, W_TRICK_WINNER, make_move, undo_move,
+from .table import HASH_MULT
+from .workspace import (
+    INF, MAX_MOVES, W_ABORTED, W_GEN, W_HIST, W_LIMIT, W_MOVES, W_NODES, make_move, undo_move, views,
 )
 
 
@@ -194,15 +194,7 @@ def score_search(ws, tt, items, alpha, beta):
     workspace's move lists, not in recursion: a recursive version crashed when numba loaded it
     from its cache. Past the workspace's node limit it sets ``ws[W_ABORTED]`` and returns 0.
     The position is unchanged on return."""
-    st = ws[W_ST:W_ST + ST_LEN]
-    hands = ws[W_HANDS:W_HANDS + 4]
-    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
-    play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
-    trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
-    power = ws[W_POWER:W_POWER + 48]
-    fclass = ws[W_FCLASS:W_FCLASS + 48]
-    cmask = ws[W_CMASK:W_CMASK + 5]
-    rules = ws[W_RULES:W_RULES + R_LEN]
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
     root = st[P_NPLAYED]
     end = 4 * st[P_HAND_SIZE]
     ws[W_NODES] += 1
@@ -265,15 +257,7 @@ def solve_score_values(ws, tt, items, values):
     move and best play after it, for every legal ``c`` (-INF for the others). Each card is
     searched with the full window, so each value is exact. Past the node limit it returns 0
     with ``ws[W_ABORTED]`` set."""
-    st = ws[W_ST:W_ST + ST_LEN]
-    hands = ws[W_HANDS:W_HANDS + 4]
-    plays = ws[W_PLAYS:W_PLAYS + PLAYS_LEN]
-    play_seat = ws[W_PLAY_SEAT:W_PLAY_SEAT + 48]
-    trick_winner = ws[W_TRICK_WINNER:W_TRICK_WINNER + 12]
-    power = ws[W_POWER:W_POWER + 48]
-    fclass = ws[W_FCLASS:W_FCLASS + 48]
-    cmask = ws[W_CMASK:W_CMASK + 5]
-    rules = ws[W_RULES:W_RULES + R_LEN]
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
     for c in range(48):
         values[c] = -INF
     seat = st[P_TURN] & 3
