@@ -201,10 +201,13 @@ def setup_contract(pos, dealer, contract, declarer, compulsory, rules, poverty):
 
 
 @inline_kernel
-def start_forced_deal(seed, deal_id, dealer, control, rules, pos, hands0, deck, rng, poverty):
+def start_forced_deal(seed, deal, control, rules, pos, sc):
     """``start_deal`` for a run that forces its contract and has no condition or fixed hand:
     the same steps, inlined into the deal loop (a call of ``start_deal`` passes about a hundred
-    words of array descriptors, a tenth of a random deal's time)."""
+    words of array descriptors, a tenth of a random deal's time). ``sc``: the deal loop's
+    DealScratch (loop/playing.py)."""
+    deal_id, dealer = deal[0], deal[1]
+    hands0, deck, rng, poverty = sc.hands0, sc.deck, sc.rng, sc.poverty
     poverty[0] = -1
     seed_stream(rng, seed, deal_id, 0)
     deal_hands(rng, deck, pos.hands, dealer, rules[R_NO_NINES])

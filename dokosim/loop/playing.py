@@ -71,19 +71,22 @@ def play_random_cards(k_from, k_to, pos, rules, params, rng):
 
 
 @inline_kernel
-def play_cards(k_from, k_to, n_calls, cap, control, rules, seats, pos, rng, call_masks, call_log):
-    """Play cards k_from .. k_to - 1 of the deal, each after its round of calls; returns the
-    number of calls logged so far (``n_calls`` before). Inlined at one call site, the deal
+def play_cards(segment, n_calls, control, rules, seats, pos, sc, call_log):
+    """Play cards k_from .. k_to - 1 of the deal, ``segment`` = (k_from, k_to, cap), each after
+    its round of calls, drawing from sc.rng; returns the number of calls logged into
+    ``call_log`` so far (``n_calls`` before). Inlined at one call site, the deal
     loop's (sim_loop.run_block), for every mode: there the position's arrays are on the block
     kernel's stack, so LLVM knows that none overlaps another (engine/stack.py). Compiled as a
     function of its own instead, simple's deals took a tenth longer; inlined at one site per
     mode, the deal loop took two fifths longer to compile.
 
-    ``call_masks`` must hold legal_calls for every seat at k_from. ``cap`` = (side, level):
+    ``sc.call_masks`` must hold legal_calls for every seat at k_from. ``cap`` = (side, level):
     side >= 0 (0 Re, 1 Kontra) may not call above level (the announcements study's two
     branches); side -1 for no cap.
     """
+    k_from, k_to, cap = segment
     cap_side, cap_level = cap
+    rng, call_masks = sc.rng, sc.call_masks
     strategies, strategy_ids, params = seats
     st = pos.st
     hands = pos.hands

@@ -198,10 +198,13 @@ def session_deal(item, k, dealer, owe, form, seats, ss):
 
 
 @inline_kernel
-def end_session_deal(item, k, deal, dealer, owe, form, rules, st, res, ss, row):
-    """After deal k of session ``item`` (its deal row in ss.out_row): the session's ``row``
-    (book_session_deal). Returns (the solos still owed, the next deal's dealer)."""
-    _, owe_mask, force = deal[1], deal[2], deal[3]
+def end_session_deal(which, deal, table_state, form, rules, st, res, ss, row):
+    """After deal k of session ``item``, ``which`` = (item, k) (its deal row in ss.out_row): the
+    session's ``row`` (book_session_deal); ``table_state`` = (the table's dealer, the solos owed)
+    before the deal. Returns them after it."""
+    item, k = which
+    dealer, owe = table_state
+    owe_mask, force = deal[2], deal[3]
     n_players = form[1]
     owe, comp = book_session_deal(item, k, (dealer, owe, owe_mask, force), n_players, rules[R_BOCK_MASK], st, res,
                                   ss, row)

@@ -95,8 +95,7 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
             if mode == MODE_PROBES:
                 begin_probe(item, level, row)
             if forced_plain:
-                contract, attempt = start_forced_deal(seed, deal[0], deal[1], control, rules, pos, sc.hands0, sc.deck,
-                                                      sc.rng, sc.poverty)
+                contract, attempt = start_forced_deal(seed, deal, control, rules, pos, sc)
             else:
                 contract, attempt = start_deal(seed, deal, control, rules, seats, pos, sc.hands0, sc.rng, sc.poverty)
             n_cards = 4 * pos.st[P_HAND_SIZE]
@@ -114,8 +113,7 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                 if segment > 0:  # a probe's branches: on from its moment, with the call and without
                     seg_from, seg_to, cap = moment, n_cards, probe_branch(segment, level, row, pos, sc, at)
                     n_calls = np.int64(0)
-                n_calls = play_cards(seg_from, seg_to, n_calls, cap, control, rules, seats, pos, sc.rng,
-                                     sc.call_masks, calls_kept)
+                n_calls = play_cards((seg_from, seg_to, cap), n_calls, control, rules, seats, pos, sc, calls_kept)
                 if mode == MODE_PROBES and not after_probe_segment(segment, level, row, pos, sc, at):
                     break
             if mode == MODE_PROBES:
@@ -124,7 +122,7 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
                         row if mode == MODE_SIMULATE else ss.out_row, play_out[r] if keep else sc.play_log,
                         calls_kept)
             if mode == MODE_SESSIONS:
-                owe, dealer = end_session_deal(item, k, deal, dealer, owe, form, rules, pos.st, sc.res, ss, out[r])
+                owe, dealer = end_session_deal((item, k), deal, (dealer, owe), form, rules, pos.st, sc.res, ss, out[r])
 
 
 @inline_kernel
