@@ -14,7 +14,7 @@ import polars as pl
 
 from ..engine.cards import CONTRACT_NAMES, RANKS, SUITS
 from ..engine.layout import OUT_COLUMNS, WINNER_NAMES
-from .driver import DatasetError, ledger_files
+from .driver import DatasetError
 
 SCHEMA_VERSION = 2
 CONTRACT_ENUM = pl.Enum(list(CONTRACT_NAMES))
@@ -61,16 +61,18 @@ def frame_from_rows(out: np.ndarray, strategy_names: list[str]) -> pl.DataFrame:
     return pl.DataFrame(cols)
 
 
-def scan(directory: Path) -> pl.LazyFrame:
-    """Lazy scan of a dataset's chunk files: those of its ledger (driver.py), in chunk order (a
-    stray Parquet file in the directory is not read)."""
-    files = ledger_files(Path(directory))
-    if files is None:  # written before the ledger
-        return pl.scan_parquet(str(Path(directory) / "part-*.parquet"))
-    if not files:
-        raise DatasetError(f"{directory} holds no finished chunk yet (an interrupted run: run the same "
+def scan(directory) -> pl.LazyFrame:
+    """Lazy scan of a dataset's chunk files: those its ledger lists (or, without a trustworthy
+    ledger, those carrying its plan: dataset_files.resolve), each read as a literal path inside
+    ``directory`` in chunk order (a name with ``[``, ``?`` or ``*`` is only a name; a stray Parquet
+    file, another run's chunk, or a file outside the directory is not read). DatasetError (one
+    line) for a missing directory, a dataset with no finished chunk yet, or a damaged chunk."""
+    from .dataset_files import resolve, scan_files
+    found = resolve(directory)
+    if not found.files:
+        raise DatasetError(f"{found.directory} holds no finished chunk yet (an interrupted run: run the same "
                            "command again to go on)")
-    return pl.scan_parquet([str(f) for f in files])
+    return scan_files(found.files)
 
 
 CARD_NAMES = tuple(rank + suit for suit in SUITS for rank in RANKS)

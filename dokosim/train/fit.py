@@ -135,11 +135,29 @@ def parquet_files(data_dir) -> list[Path]:
 
 
 def _directory_files(directory: Path) -> list[Path]:
+    """The chunk files of a training data directory: for a dataset of ``dokosim train data``
+    those its ledger lists (run/dataset_files.resolve: literal paths inside the directory, a
+    stray ``*.parquet`` copy not read); for a directory of Parquet files made otherwise, its
+    ``*.parquet`` files by name (listed literally, no pattern)."""
+    from ..run.dataset_files import DamagedDataset, chunk_files, resolve
+    from ..run.driver import DatasetError
     if not directory.exists():
         raise TrainError(f"DATA_DIR {str(directory)!r} does not exist")
     if not directory.is_dir():
         raise TrainError(f"DATA_DIR {str(directory)!r} is not a directory")
-    files = sorted(p for p in directory.glob("*.parquet") if p.is_file())
+    try:
+        if not chunk_files(directory):
+            raise DatasetError("no chunk files")
+        files = resolve(directory).files
+    except DamagedDataset as exc:
+        raise TrainError(f"DATA_DIR {str(directory)!r}: {exc}") from None
+    except DatasetError:  # no chunk files of dokosim train data: Parquet files made otherwise
+        try:
+            with os.scandir(directory) as entries:
+                files = sorted(Path(directory) / e.name for e in entries
+                               if e.name.endswith(".parquet") and e.is_file())
+        except OSError as exc:
+            raise TrainError(f"DATA_DIR {str(directory)!r}: cannot list it ({exc.strerror or exc})") from None
     if not files:
         raise TrainError(f"DATA_DIR {str(directory)!r} has no Parquet files (*.parquet); make the data with "
                          f"dokosim train data")
@@ -147,11 +165,12 @@ def _directory_files(directory: Path) -> list[Path]:
 
 
 def _round_seed(directory: Path, index: int):
-    """The seed a round of ``dokosim train data`` was made with (its manifest), or the
-    directory's position when it has none (data made otherwise: its deals count apart)."""
-    from ..run.driver import DatasetError, read_manifest
+    """The seed a round of ``dokosim train data`` was made with (the plan its chunks carry), or
+    the directory's position when it has none (data made otherwise: its deals count apart)."""
+    from ..run.dataset_files import dataset_manifest
+    from ..run.driver import DatasetError
     try:
-        seed = read_manifest(directory).get("seed")
+        seed = dataset_manifest(directory).get("seed")
     except DatasetError:
         seed = None
     return ("seed", seed) if isinstance(seed, int) else ("directory", index)
@@ -167,7 +186,7 @@ def _schema(path: Path):
     """The Parquet schema of ``path`` (polars), checked for the columns ``fit`` reads."""
     import polars as pl
     try:
-        schema = pl.read_parquet_schema(path)
+        schema = pl.scan_parquet(path, glob=False, hive_partitioning=False).collect_schema()
     except Exception as exc:  # noqa: BLE001 (polars and pyarrow raise many kinds for a damaged file)
         raise TrainError(f"{path}: cannot read it as Parquet ({_reason(exc)})") from None
     missing = [c for c in COLUMNS if c not in schema]
@@ -195,7 +214,7 @@ def _read_piece(path: Path, width: int | None, n_features: int, offset: int, n: 
     for features stored as a list. Bad data: TrainError naming the file and the first bad row."""
     import polars as pl
     try:
-        frame = pl.scan_parquet(path).select(list(COLUMNS)).slice(offset, n).collect()
+        frame = pl.scan_parquet(path, glob=False, hive_partitioning=False).select(list(COLUMNS)).slice(offset, n).collect()
         nulls = {c: int(frame[c].null_count()) for c in COLUMNS}
         features = pl.col("features")
         if width is None:
@@ -263,7 +282,7 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
     counts = []
     for f in files:
         try:
-            counts.append(int(pl.scan_parquet(f).select(pl.len()).collect().item()))
+            counts.append(int(pl.scan_parquet(f, glob=False, hive_partitioning=False).select(pl.len()).collect().item()))
         except Exception as exc:  # noqa: BLE001
             raise TrainError(f"{f}: cannot read it as Parquet ({_reason(exc)})") from None
     total = sum(counts) if max_rows is None else min(sum(counts), int(max_rows))
@@ -275,7 +294,7 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
         if count:
             n_features = _width(f, schema["features"])
             if n_features is None:
-                n_features = len(pl.read_parquet(f, columns=["features"], n_rows=1)["features"][0])
+                n_features = len(pl.read_parquet(f, columns=["features"], n_rows=1, glob=False, hive_partitioning=False)["features"][0])
             break
     if not n_features:
         raise TrainError(f"{files[0]}: features has no values (F = 0)")

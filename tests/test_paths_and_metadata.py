@@ -1,0 +1,154 @@
+"""Issue 47, items 1 and 2: a dataset is read from its own directory whatever its name (no reader
+globs a user's path, nothing outside the directory is read), and the chunks are the truth (a
+metadata folder or ledger of another run never makes a reader show or count other deals)."""
+import json
+import shutil
+import string
+import tempfile
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import dokosim
+from dokosim.cli import main
+from dokosim.cli.show_text import render
+from dokosim.run import driver
+from dokosim.run.dataset_files import DamagedDataset, resolve
+
+HOSTILE = "[]?*{},!- _~" + "abc" + "äß€中😀" + "\u00a0"
+"""Glob and shell characters, spaces, unicode (no '/', NUL or '.': a file name's own limits)."""
+
+
+def make(path, deals, seed, chunk_size=10):
+    """A keep-play dataset of ``deals`` random deals of ``seed`` at ``path``."""
+    dokosim.simulate(deals, seed=seed, strategy="random", keep_play=True, out=str(path), chunk_size=chunk_size)
+    return path
+
+
+def shown(directory, deal_id):
+    """``dokosim show DIR --deal-id N`` (in process): (exit code, output)."""
+    result = CliRunner().invoke(main, ["show", str(directory), "--deal-id", str(deal_id)])
+    return result.exit_code, result.output
+
+
+def check_own_rows(directory, deals, seed):
+    """scan, read_parquet, show and audit see exactly the ``deals`` rows of ``directory``."""
+    frame = dokosim.dataset.scan(directory).collect()
+    assert frame["deal_id"].to_list() == list(range(deals))
+    assert resolve(directory).manifest["seed"] == seed
+    own = dokosim.simulate(deals, seed=seed, strategy="random", keep_play=True)
+    assert frame["record"].to_list() == own["record"].to_list()
+    assert pl.read_parquet(str(directory), glob=False)["deal_id"].sort().to_list() == list(range(deals))
+    code, out = shown(directory, deals - 1)
+    assert code == 0, out
+    assert render(json.loads(own["record"][deals - 1]), 0) in out
+    result = dokosim.audit(str(directory), tricks=1, exact_tricks=1, deals=None)
+    assert result.deals == deals
+
+
+@pytest.mark.parametrize("name,decoy", [("ds[1]", "ds1"), ("d?", "da"), ("d*", "dxyz"), ("{a,b}", "a"),
+                                        ("-lead [x] y", "-lead x y")])
+def test_a_dataset_named_like_a_pattern_reads_its_own_rows_only(tmp_path, name, decoy):
+    """The reproducers: a name with brackets, '?', '*' or braces beside a directory its pattern
+    would match. Every reader sees the dataset's own 20 deals, never the decoy's 30."""
+    make(tmp_path / decoy, 30, seed=2)
+    make(tmp_path / name, 20, seed=1)
+    check_own_rows(tmp_path / name, 20, 1)
+    check_own_rows(tmp_path / decoy, 30, 2)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.text(alphabet=HOSTILE, min_size=1, max_size=12), min_size=2, max_size=3,
+                      unique_by=lambda s: s.casefold()))
+def test_datasets_under_hostile_names_read_back_exactly_their_own_rows(names):
+    """Datasets under names drawn from a hostile alphabet, side by side in one directory, each
+    read back by show, audit, scan and read_parquet: exactly its own rows."""
+    with tempfile.TemporaryDirectory() as root:
+        made = []
+        for k, name in enumerate(names):
+            deals = 10 + 5 * k
+            make(Path(root) / name, deals, seed=k + 1, chunk_size=5)
+            made.append((Path(root) / name, deals, k + 1))
+        for directory, deals, seed in made:
+            check_own_rows(directory, deals, seed)
+
+
+def test_the_training_files_of_a_pattern_named_directory_are_its_own(tmp_path):
+    """train fit's reader lists a directory literally and reads each file by its literal path."""
+    from dokosim.train.fit import parquet_files
+    for name in ("t[1]", "t1"):
+        (tmp_path / name).mkdir()
+        pl.DataFrame({"a": [1] * (2 if name == "t[1]" else 3)}).write_parquet(tmp_path / name / "x.parquet")
+    files = parquet_files(tmp_path / "t[1]")
+    assert files == [tmp_path / "t[1]" / "x.parquet"]
+    from dokosim.train.fit import _schema  # noqa: F401 (the reader itself: glob=False)
+    assert pl.scan_parquet(files[0], glob=False).collect().height == 2
+
+
+# ---------------------------------------------------------------- metadata that lies
+@pytest.fixture
+def two_runs(tmp_path):
+    """Two keep-play datasets of different seeds and sizes: a (40 deals) and b (20 deals)."""
+    return make(tmp_path / "a", 40, seed=11), make(tmp_path / "b", 20, seed=12)
+
+
+def test_another_runs_metadata_folder_does_not_make_show_replay_its_deal(two_runs):
+    a, b = two_runs
+    shutil.rmtree(driver.meta_dir(a))
+    shutil.copytree(driver.meta_dir(b), driver.meta_dir(a))
+    own = dokosim.simulate(40, seed=11, strategy="random", keep_play=True)
+    other = dokosim.simulate(20, seed=12, strategy="random", keep_play=True)
+    assert resolve(a).manifest["seed"] == 11
+    code, out = shown(a, 5)
+    assert code == 0, out
+    assert render(json.loads(own["record"][5]), 0) in out  # a's deal 5, not b's
+    assert render(json.loads(other["record"][5]), 0) not in out
+    assert dokosim.dataset.scan(a).collect()["deal_id"].to_list() == list(range(40))
+    assert dokosim.audit(str(a), tricks=1, exact_tricks=1).deals == 40
+    # a deal beyond the other run's 20: a's plan says 40 deals
+    assert shown(a, 30)[0] == 0
+
+
+def test_another_runs_ledger_does_not_hide_half_the_deals(two_runs):
+    a, b = two_runs
+    shutil.copy(driver.meta_dir(b) / driver.LEDGER, driver.meta_dir(a) / driver.LEDGER)
+    assert dokosim.dataset.scan(a).collect()["deal_id"].to_list() == list(range(40))
+    assert shown(a, 35)[0] == 0
+    assert dokosim.audit(str(a), tricks=1, exact_tricks=1).deals == 40
+
+
+def test_a_ledger_entry_outside_the_directory_is_never_read(two_runs):
+    a, b = two_runs
+    ledger = driver.meta_dir(a) / driver.LEDGER
+    lines = [json.loads(line) for line in ledger.read_text().splitlines()]
+    lines[0]["file"] = "../b/part-000000.parquet"
+    lines.append({**lines[1], "file": str(b / "part-000001.parquet"), "index": 7})
+    ledger.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    frame = dokosim.dataset.scan(a).collect()
+    assert set(frame["deal_id"].to_list()) <= set(range(40))
+    own = dokosim.simulate(40, seed=11, strategy="random", keep_play=True)
+    mine = dict(zip(own["deal_id"].to_list(), own["record"].to_list()))
+    assert all(mine[d] == r for d, r in zip(frame["deal_id"].to_list(), frame["record"].to_list()))
+    assert frame.height == 30  # chunk 0's entry points outside: not read (the other chunks are)
+
+
+def test_a_chunk_of_another_run_listed_in_the_ledger_is_refused_in_one_line(two_runs):
+    a, b = two_runs
+    shutil.copy(b / "part-000001.parquet", a / "part-000001.parquet")
+    with pytest.raises(DamagedDataset, match="part-000001.parquet .*another run"):
+        dokosim.dataset.scan(a)
+    code, out = shown(a, 3)
+    assert code == 1 and "part-000001.parquet" in out and "Traceback" not in out
+
+
+def test_a_missing_directory_is_one_dokosim_error(tmp_path):
+    from dokosim.run.driver import DatasetError
+    with pytest.raises(DatasetError, match="does not exist"):
+        dokosim.dataset.scan(tmp_path / "nothing")
+    with pytest.raises(DatasetError, match="not a directory"):
+        (tmp_path / "file").write_text("x")
+        dokosim.dataset.scan(tmp_path / "file")
