@@ -141,7 +141,7 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                 "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
                 "player": None if player == teacher else player,  # None: the teacher (as in runs before --player)
                 "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
-    store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks)
+    store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks, rows_per_unit=None)  # rows per deal vary
     todo = [c for c in chunks if c.index not in store.done]
     user_params = {k: float(v) for k, v in (params or {}).items()}
     started = time.time()
