@@ -59,6 +59,23 @@ def invalid(name: str, value, valid: str, error: type[ValueError] = SimulationEr
     return error(f"{name}={shown(value, 80)} is not valid: {valid}")
 
 
+def check_path_value(name: str, value, error: type[ValueError] = SimulationError) -> "Path":
+    """``value`` as a ``pathlib.Path`` if it is a str or an os.PathLike of one, without NUL, whose
+    existence can be looked up (not too long a name); else ``error`` naming it."""
+    import os
+    from pathlib import Path
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise invalid(name, value, "a path (a str or a pathlib.Path)", error)
+    try:
+        path = Path(value).expanduser()
+        path.exists()
+    except (TypeError, ValueError, RuntimeError) as exc:  # a bytes PathLike, NUL, no home directory
+        raise invalid(name, value, f"a path ({exc})", error) from None
+    except OSError as exc:  # a name too long, a loop of links
+        raise invalid(name, value, f"a path the system can look up ({exc.strerror or exc})", error) from None
+    return path
+
+
 def is_int(value) -> bool:
     """True for a Python or numpy integer, False for bool, float and everything else."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool) and not _is_numpy_bool(value)

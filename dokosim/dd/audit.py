@@ -250,9 +250,8 @@ def _resolved(directory):
     from ..run.dataset_files import DamagedDataset, resolve
     from ..run.driver import DatasetError
     hint = "give a dataset of dokosim simulate --keep-play --out DIR"
-    if not isinstance(directory, (str, Path)):
-        raise AuditError(f"directory={directory!r}: {hint}")
-    directory = Path(directory)
+    from ..validation import check_path_value
+    directory = check_path_value("directory", directory, AuditError)
     if not directory.is_dir():
         raise AuditError(f"{directory} is not a directory; {hint}")
     try:
@@ -306,7 +305,7 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
     from ..run.outputs import OutputError, check_directory
     if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)) or not 1 <= tricks <= 12:
         raise AuditError(f"--tricks {tricks!r} is not valid; give a number of tricks from 1 to 12")
-    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1):
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or not 1 <= deals < 2**62):
         raise AuditError(f"deals={deals!r} is not valid: None (all) or a whole number from 1")
     if isinstance(exact_tricks, bool) or not isinstance(exact_tricks, (int, np.integer)) or not 0 <= exact_tricks <= 12:
         raise AuditError(f"--exact-tricks {exact_tricks!r} is not valid; give a number of tricks from 0 to 12")
@@ -314,6 +313,8 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
         raise AuditError(f"--node-limit {node_limit!r} is not valid; give a number of nodes from 0 (no limit)")
     found = _resolved(directory)
     if out is not None:
+        from ..validation import check_path_value
+        check_path_value("out", out, AuditError)
         try:
             out = check_directory(out, "--out")
         except OutputError as exc:

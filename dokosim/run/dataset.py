@@ -120,6 +120,11 @@ def cards(frame, long: bool = False) -> pl.DataFrame:
     Enum CARD_ENUM. A frame without the hand columns, or with a missing hand: DatasetError
     naming them."""
     import pyarrow as pa
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        raise DatasetError(f"cards() takes a polars DataFrame or LazyFrame of a dataset's rows, not "
+                           f"{type(frame).__name__}")
+    if not isinstance(long, (bool, np.bool_)):
+        raise DatasetError(f"cards(long={long!r}): long is True or False")
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     missing = [c for c in HAND_COLUMNS if c not in frame.columns]
@@ -129,6 +134,14 @@ def cards(frame, long: bool = False) -> pl.DataFrame:
     nulls = [c for c in HAND_COLUMNS if frame[c].null_count()]
     if nulls:
         raise DatasetError(f"cards(): {', '.join(nulls)} has missing hands (nulls); drop those rows first")
+    for c in HAND_COLUMNS:  # a card mask: an integer of 48 bits (cards 0-47), nothing else
+        column = frame[c]
+        if not column.dtype.is_integer():
+            raise DatasetError(f"cards(): {c} has dtype {column.dtype}; a hand is an integer card mask "
+                               "(48 bits, as a dataset stores it)")
+        if frame.height and (column.min() < 0 or column.max() >= 1 << 48):
+            bad = column.filter((column < 0) | (column >= 1 << 48))[0]
+            raise DatasetError(f"cards(): {c} holds {bad}, not a card mask (an integer from 0 to 2**48 - 1)")
     if long:
         parts = []
         for seat, column in enumerate(HAND_COLUMNS):

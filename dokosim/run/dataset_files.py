@@ -120,9 +120,8 @@ def _meta_manifest(directory: Path) -> tuple[dict | None, str | None]:
 
 def check_dataset_directory(directory) -> Path:
     """``directory`` as a Path, or DatasetError (one line) if it is not an existing directory."""
-    if not isinstance(directory, (str, os.PathLike)):
-        raise DatasetError(f"directory={directory!r}: give a dataset directory as a str or a path")
-    path = Path(directory).expanduser()
+    from ..validation import check_path_value
+    path = check_path_value("directory", directory, DatasetError)
     if not path.exists():
         raise DatasetError(f"{str(path)!r} does not exist; give a dataset directory (dokosim simulate --out DIR)")
     if not path.is_dir():

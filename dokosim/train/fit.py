@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..validation import check_path_value
 from .network import FORMAT_VERSION, N_KINDS, WEIGHT_KEYS, _read_npz, save_weights, weight_shapes
 
 COMMAND = "train fit"
@@ -65,7 +66,7 @@ def check_output(out) -> Path:
     manifest's), its directory existing and writable, and an existing file (or manifest beside
     it) only one that ``fit`` wrote (a dokosim weights file; a manifest of ``train fit``), which
     is replaced. Returns it as a Path; TrainError (one line) otherwise."""
-    path = Path(out).expanduser()
+    path = check_path_value("out", out, TrainError)
     if path.suffix == ".json":
         raise TrainError(f"--out {str(path)!r}: the manifest goes beside the weights as a .json file; "
                          f"give a .npz name")
@@ -102,7 +103,10 @@ def heldout_rows(deal_id, holdout: float) -> np.ndarray:
     """Which rows are held out: a boolean array, True where a hash of the row's ``deal_id``
     (splitmix64, mapped to [0, 1)) is below ``holdout``. Depends on the deal alone (not on the
     seed or the order of the rows), so every decision of a deal is on the same side."""
-    z = np.asarray(deal_id, dtype=np.int64).astype(np.uint64)
+    z = _integer_array("deal_id", deal_id).astype(np.uint64)
+    if isinstance(holdout, bool) or not isinstance(holdout, (int, float, np.integer, np.floating)) \
+            or not 0 <= holdout <= 1:
+        raise TrainError(f"holdout={holdout!r}: expected a fraction in [0, 1]")
     with np.errstate(over="ignore"):
         z = z + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -113,8 +117,19 @@ def heldout_rows(deal_id, holdout: float) -> np.ndarray:
 
 def legal_mask(legal) -> np.ndarray:
     """The bit masks ``legal`` (rows,) as a boolean array (rows x 24): True where kind k is legal."""
-    legal = np.asarray(legal, dtype=np.int64)
+    legal = _integer_array("legal", legal)
     return ((legal[:, None] >> np.arange(N_KINDS, dtype=np.int64)) & 1).astype(bool)
+
+
+def _integer_array(name: str, values) -> np.ndarray:
+    """``values`` as a 1-D int64 array; TrainError unless they are integers in int64's range."""
+    array = np.asarray(values) if not isinstance(values, (str, bytes, dict)) else np.zeros((0, 0))
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        raise TrainError(f"{name}: expected a 1-D array of integers, got {type(values).__name__} "
+                         f"of shape {array.shape} and dtype {array.dtype}")
+    if array.dtype == np.uint64 and array.size and array.max() >= 2**63:
+        raise TrainError(f"{name}: values beyond int64 (up to {int(array.max())})")
+    return array.astype(np.int64)
 
 
 def data_dirs(data_dir) -> list[Path]:
@@ -123,8 +138,8 @@ def data_dirs(data_dir) -> list[Path]:
     if isinstance(data_dir, (list, tuple)):
         if not data_dir:
             raise TrainError("DATA_DIR: no directory given; name one or more of dokosim train data's directories")
-        return [Path(d).expanduser() for d in data_dir]
-    return [Path(data_dir).expanduser()]
+        return [check_path_value("DATA_DIR", d, TrainError) for d in data_dir]
+    return [check_path_value("DATA_DIR", data_dir, TrainError)]
 
 
 def parquet_files(data_dir) -> list[Path]:
