@@ -56,6 +56,17 @@ class TrainError(ValueError):
     """Bad arguments or bad training data for ``fit``, or JAX missing: one line."""
 
 
+BOUNDS = {"hidden": (1, 4096), "epochs": (1, 10**6), "batch_size": (1, 1 << 20),
+          "learning_rate": (1e-9, 1.0), "temperature": (1e-3, 1e6), "value_weight": (0.0, 1e6)}
+"""The hyperparameters' bounds, checked before any work: past them the training cannot end
+well (a learning rate of 1e30 or a temperature of 1e-40 make the loss non-finite; 10**9 hidden
+units ask for terabytes). docs/strategies.md, "net"."""
+
+
+class Diverged(TrainError):
+    """The training loss became NaN or infinite: the message names the options to change."""
+
+
 def manifest_path(out) -> Path:
     """The manifest JSON written beside the weights file ``out``: ``out`` with the suffix ``.json``."""
     return Path(out).with_suffix(".json")
@@ -72,6 +83,15 @@ def check_output(out) -> Path:
                          f"give a .npz name")
     if path.is_dir():
         raise TrainError(f"--out {str(path)!r} is a directory; give a file name (FILE.npz)")
+    longest = max(len(f".{path.name}.tmp".encode()), len(f".{manifest_path(path).name}.tmp".encode()))
+    try:
+        name_max = os.pathconf(path.absolute().parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    if longest > name_max:  # the weights and the manifest are written under temporary names first
+        raise TrainError(f"--out {str(path)!r}: the file name is too long ({len(path.name.encode())} bytes; "
+                         f"at most {name_max - (longest - len(path.name.encode()))} here, with the manifest's "
+                         f"and the temporary names beside it)")
     parent = path.absolute().parent
     if not parent.exists():
         raise TrainError(f"--out {str(path)!r}: the directory {str(parent)!r} does not exist")
@@ -353,14 +373,18 @@ def _check_arguments(hidden, epochs, batch_size, learning_rate, temperature, val
     integer("hidden", hidden, 1)
     integer("epochs", epochs, 1)
     integer("batch_size", batch_size, 1)
+    for name, value in (("hidden", hidden), ("epochs", epochs), ("batch_size", batch_size)):
+        if value > BOUNDS[name][1]:
+            raise TrainError(f"{name}={value!r}: expected an integer from {BOUNDS[name][0]} to {BOUNDS[name][1]:,}")
     integer("seed", seed, 0)
     if seed >= 2**63:
         raise TrainError(f"seed={seed!r}: expected an integer below 2**63")
     if max_rows is not None:
         integer("max_rows", max_rows, 1)
-    real("learning_rate", learning_rate, lambda v: v > 0, "a number > 0")
-    real("temperature", temperature, lambda v: v > 0, "a number > 0 (score points)")
-    real("value_weight", value_weight, lambda v: v >= 0, "a number >= 0")
+    for name, value, unit in (("learning_rate", learning_rate, ""), ("temperature", temperature, " (score points)"),
+                              ("value_weight", value_weight, "")):
+        lo, hi = BOUNDS[name]
+        real(name, value, lambda v: lo <= v <= hi, f"a number from {lo:g} to {hi:g}{unit}")
     real("holdout", holdout, lambda v: 0 <= v < 1, "a fraction in [0, 1)")
 
 
@@ -537,6 +561,11 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
                     weight[:n] = 1.0
                 params, state, loss = step(params, state, x[rows], values[rows], legal[rows], outcome[rows],
                                            weight, mu, scale)
+                if not math.isfinite(float(loss)):  # stop at once: every step after it is NaN too
+                    raise Diverged(f"the training loss became {float(loss)} at epoch {epoch}, step "
+                                   f"{start // size + 1}: lower --learning-rate (now {learning_rate:g}) or "
+                                   f"--value-weight (now {value_weight:g}), or raise --temperature (now "
+                                   f"{temperature:g}); nothing was written")
                 losses.append((loss, n))
             train_loss = sum(float(loss) * n for loss, n in losses) / len(order)
             metrics = measure(params, mu, scale)
