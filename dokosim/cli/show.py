@@ -52,17 +52,23 @@ def show(source, line, deal_id, session_id, deal_number, solve_tricks):
 def file_record(path: Path, line: int):
     """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
     numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
+    from ..records.lines import LineTooLong, bounded_lines
     from ..records.record import RecordError, is_blank_line, json_line
+    found, count = None, 0
     try:
-        lines = path.read_bytes().split(b"\n")
+        with open(path, "rb") as f:  # up to the line asked for, each line at most MAX_LINE_BYTES
+            for count, text in enumerate(bounded_lines(f), start=1):
+                if count == line:
+                    found = text
+                    break
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if lines and not lines[-1]:
-        lines.pop()  # the newline that ends the last line starts no line of its own
-    if line > len(lines) or is_blank_line(lines[line - 1]):
-        raise UsageError(f"--line {line}: {path} has no record there ({len(lines)} lines)")
+    if isinstance(found, LineTooLong):
+        raise UsageError(f"--line {line}: {found.message()}")
+    if found is None or is_blank_line(found):
+        raise UsageError(f"--line {line}: {path} has no record there ({count} lines)")
     try:
-        record = json_line(lines[line - 1])
+        record = json_line(found)
     except RecordError as exc:
         raise UsageError(f"--line {line}: {exc}") from None
     if isinstance(record, dict) and "record" in record and "hands" not in record:
