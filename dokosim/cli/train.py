@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import click
 
-from .options import RULE_OPTION, RULES_OPTION, SEED_OPTION, RunError, UsageError, check_out_directory, parse_rules
+from .options import (
+    RULE_OPTION, RULES_OPTION, SEED_OPTION, RunError, UsageError, check_out_directory, parse_rules, resumable,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -87,8 +89,12 @@ def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overri
             raise UsageError(f"--param {item!r}: {value!r} is not a number") from None
     rules_obj = parse_rules(rules_spec, rule_overrides)
     check_out_directory(out)
-    try:
-        make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj, chunk_size=chunk_size,
-                  jobs=jobs, quiet=quiet, player=player)
-    except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
-        raise UsageError(str(exc)) from None
+    from ..run.workers import WorkerLost
+    with resumable(out):  # Ctrl-C: the resume hint and exit code 130, as every dataset command
+        try:
+            make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj,
+                      chunk_size=chunk_size, jobs=jobs, quiet=quiet, player=player)
+        except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
+            raise UsageError(str(exc)) from None
+        except WorkerLost as exc:
+            raise RunError(str(exc)) from None

@@ -119,8 +119,8 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
 
 
 def _worker_init():
-    from ..run.workers import die_with_parent
-    die_with_parent()
+    from ..run.workers import ignore_interrupt_in_worker
+    ignore_interrupt_in_worker()
 
 
 def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dict | None = None,
@@ -156,8 +156,10 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                                                   player))
                 progress.update(chunk.count)
         else:
+            from ..run.workers import WorkerLost, stop_pool
             context = multiprocessing.get_context("spawn")
-            with cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init) as pool:
+            pool = cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init)
+            try:
                 futures = {pool.submit(play_chunk, c.first, c.count, seed, teacher, user_params, rules_obj,
                                        player): c
                            for c in todo}
@@ -165,6 +167,15 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                     chunk = futures[future]
                     store.write(chunk, future.result())
                     progress.update(chunk.count)
+            except cf.process.BrokenProcessPool:
+                stop_pool(pool)
+                raise WorkerLost(f"a worker process died (killed by a signal, e.g. by the out-of-memory "
+                                 f"killer); {out} holds the chunks finished so far: run the same command "
+                                 f"again to resume (with fewer --jobs if memory is short)") from None
+            except BaseException:  # Ctrl-C, a write that failed: stop the workers now, not after the queue
+                stop_pool(pool)
+                raise
+            pool.shutdown(wait=True)
     finally:
         progress.close()
     if not quiet:
