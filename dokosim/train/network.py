@@ -155,7 +155,13 @@ def forward_numpy(weights, x) -> tuple[np.ndarray, np.ndarray]:
     feature rows (B x F; a single row of F gives a row of logits and a scalar value) the logits
     (B x 24, not masked to the legal kinds) and the values (B,). A reference for the compiled
     player; ``weights`` as ``load_weights`` returns them."""
-    w = validate_weights(weights, "forward_numpy: weights")
+    if not hasattr(weights, "keys") or not hasattr(weights, "__getitem__") or any(k not in weights for k in WEIGHT_KEYS):
+        validate_weights(weights, "forward_numpy: weights")  # names what is missing
+    try:  # float32 throughout (a float64 copy of the weights is read as float32)
+        w = {key: np.asarray(weights[key], dtype=np.float32) for key in WEIGHT_KEYS}
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"forward_numpy: weights are not arrays of numbers ({exc})") from None
+    w = validate_weights(w, "forward_numpy: weights")
     try:
         x = np.asarray(x, dtype=np.float32)
     except (TypeError, ValueError, OverflowError) as exc:
