@@ -173,3 +173,27 @@ def test_a_missing_directory_is_one_dokosim_error(tmp_path):
     with pytest.raises(DatasetError, match="not a directory"):
         (tmp_path / "file").write_text("x")
         dokosim.dataset.scan(tmp_path / "file")
+
+
+def test_a_damaged_manifest_is_rebuilt_from_the_chunks_on_resume(tmp_path, capfd):
+    """A complete dataset whose manifest.json is damaged resumes: the chunks carry the plan,
+    so the manifest and the ledger are rebuilt from them and no chunk is played again."""
+    out = make(tmp_path / "d", 20, seed=4)
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    (driver.meta_dir(out) / driver.MANIFEST).write_text("{damaged")
+    capfd.readouterr()
+    make(out, 20, seed=4)
+    err = capfd.readouterr().err
+    assert "rebuilt from the plan its chunks carry" in err and "again" not in err
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    assert json.loads((driver.meta_dir(out) / driver.MANIFEST).read_text())["seed"] == 4
+    assert dokosim.dataset.scan(out).collect()["deal_id"].to_list() == list(range(20))
+
+
+def test_a_damaged_manifest_without_chunks_says_how_to_start_anew(tmp_path):
+    out = make(tmp_path / "d", 10, seed=4)
+    for part in out.iterdir():
+        part.unlink()
+    (driver.meta_dir(out) / driver.MANIFEST).write_text("[")
+    with pytest.raises(ValueError, match="no chunk .* carries its plan .*remove"):
+        make(out, 10, seed=4)

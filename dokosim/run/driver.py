@@ -264,7 +264,11 @@ class ChunkStore:
         if from_parts is not None:
             old, source = from_parts, "the plan its chunks carry"
         elif path.exists() and was_there:  # a manifest beside a deleted directory binds nothing
-            old, source = read_manifest(directory, error=error), f"the plan in {path}"
+            try:
+                old, source = read_manifest(directory, error=error), f"the plan in {path}"
+            except DatasetError as exc:
+                raise error(f"{exc}; no chunk of {directory} carries its plan to rebuild it from: remove "
+                            f"{path} to start the run anew, or use another --out") from None
         if old is not None:
             for key in store.keys:
                 if old.get(key) != manifest.get(key):
@@ -276,7 +280,11 @@ class ChunkStore:
             store.meta.mkdir(parents=True, exist_ok=True)
         if old is not None:
             # a ledger beside chunks of another plan (a stale DIR.dokosim) is not this run's
-            ledger_ok = not path.exists() or read_manifest(directory, error=error).get(PLAN_KEY) in (None, store.plan)
+            try:
+                ledger_ok = not path.exists() or read_manifest(directory, error=error).get(PLAN_KEY) in (None, store.plan)
+            except DatasetError as exc:  # a damaged manifest: the chunks say what the run is
+                say(f"{exc}: rebuilt from the plan its chunks carry (their ledger entries too)")
+                ledger_ok = False
             entries = store._verify(chunks, ledger_ok)
         else:
             entries = []
