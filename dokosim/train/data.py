@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..validation import SimulationError, check_int
+from ..validation import SimulationError, check_int, check_path_value, shown
 
 TEACHERS = ("pimc", "pimc_solver")
 DATA_KEYS = ("kind", "format", "seed", "deals", "chunk_size", "teacher", "params", "player", "rules")
@@ -42,10 +42,15 @@ class TrainDataError(SimulationError):
 def _plan(deals, seed, teacher, params, rules, chunk_size, player=None):
     from ..loop.registry import BUILTIN, resolve
     from ..rules import rules_from_object
-    if teacher not in TEACHERS:
+    if not isinstance(teacher, str) or teacher not in TEACHERS:
         raise TrainDataError(f"teacher={teacher!r}: the teacher is a search player, one of {', '.join(TEACHERS)}")
-    if player is not None and player not in BUILTIN:
+    if player is not None and (not isinstance(player, str) or player not in BUILTIN):
         raise TrainDataError(f"player={player!r}: the player is a built-in strategy, one of {', '.join(BUILTIN)}")
+    if params is not None and (not isinstance(params, dict) or not all(
+            isinstance(k, str) and isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+            for k, v in params.items())):
+        raise TrainDataError(f"params={shown(params)}: None or a dict of the teacher's parameters, name -> "
+                             "number (e.g. {'samples': 40})")
     deals = check_int("deals", deals, 1, 10**9, TrainDataError)
     seed = check_int("seed", seed, 0, 2**63 - 1, TrainDataError)
     chunk_size = check_int("chunk_size", chunk_size, 1, 10**6, TrainDataError)
@@ -134,6 +139,7 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     from ..strategies.net_features import N_FEATURES
     from ..version import __version__
     deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size, player)
+    out = check_path_value("out", out, TrainDataError)
     player = teacher if player is None else player
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
     chunks = chunks_of(deals, chunk_size)

@@ -47,7 +47,7 @@ def targets(work: Path) -> dict:
     from dokosim.game import cards as game_cards
     from dokosim.game import game
     from dokosim.run import dataset
-    from dokosim.train import fit, network
+    from dokosim.train import data, fit, network
     record = json.loads((Path(__file__).resolve().parents[2] / "examples" / "records.jsonl").read_text().splitlines()[0])
     cut = {**record, "play": record["play"][:40]}
     ds = work / "d[1]"
@@ -79,6 +79,8 @@ def targets(work: Path) -> dict:
         "parquet_files": (fit.parquet_files, {"data_dir": str(ds)}),
         "load_data": (fit.load_data, {"data_dir": str(ds)}),
         "fit": (fit.fit, {"data_dir": str(ds), "out": str(work / "w.npz"), "epochs": 1}),
+        "make_data": (data.make_data, {"deals": 1, "out": str(work / "td"), "params": {"samples": 2},
+                                       "chunk_size": 1, "quiet": True}),
         "weight_shapes": (network.weight_shapes, {"n_features": 4, "hidden": 2}),
         "validate_weights": (network.validate_weights, {"weights": {}}),
         "forward_numpy": (network.forward_numpy, {"weights": {}, "x": np.zeros((1, 4))}),
