@@ -108,3 +108,24 @@ def test_ctrl_c_with_one_job_exits_130_with_the_resume_hint(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "run the same command again to resume" in err and "Aborted" not in err
+
+
+def test_a_lost_worker_of_study_par_is_one_line_too(tmp_path):
+    """``study par`` solves in a pool too: a worker killed by SIGKILL ends it in one line (exit 1)."""
+    env = {**os.environ, "DOKOSIM_STUDY_DATA": str(tmp_path / "data")}
+    proc = subprocess.Popen([sys.executable, "-m", "dokosim.cli", "study", "par", "--deals", "100000", "--results",
+                             str(tmp_path / "results"), "--quiet"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not workers(proc.pid):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.2)
+        os.kill(workers(proc.pid)[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+        assert group_gone(proc.pid)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 1, err
+    assert len(err.strip().splitlines()) == 1 and "worker process died" in err and "Traceback" not in err
