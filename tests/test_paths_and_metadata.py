@@ -29,7 +29,7 @@ def make(path, deals, seed, chunk_size=10):
 
 def shown(directory, deal_id):
     """``dokosim show DIR --deal-id N`` (in process): (exit code, output)."""
-    result = CliRunner().invoke(main, ["show", str(directory), "--deal-id", str(deal_id)])
+    result = CliRunner().invoke(main, ["show", "--deal-id", str(deal_id), "--", str(directory)])
     return result.exit_code, result.output
 
 
@@ -45,6 +45,10 @@ def check_own_rows(directory, deals, seed):
     assert render(json.loads(own["record"][deals - 1]), 0) in out
     result = dokosim.audit(str(directory), tricks=1, exact_tricks=1, deals=None)
     assert result.deals == deals
+    cli = CliRunner().invoke(main, ["audit", "--tricks", "1", "--exact-tricks", "1", "--quiet", "--json", "--",
+                                    str(directory)])
+    assert cli.exit_code == 0, cli.output
+    assert json.loads(cli.output)["deals"] == deals
 
 
 @pytest.mark.parametrize("name,decoy", [("ds[1]", "ds1"), ("d?", "da"), ("d*", "dxyz"), ("{a,b}", "a"),
@@ -56,6 +60,17 @@ def test_a_dataset_named_like_a_pattern_reads_its_own_rows_only(tmp_path, name, 
     make(tmp_path / name, 20, seed=1)
     check_own_rows(tmp_path / name, 20, 1)
     check_own_rows(tmp_path / decoy, 30, 2)
+
+
+def test_a_relative_name_with_a_leading_dash_is_a_name_on_the_command_line(tmp_path, monkeypatch):
+    """``show -- -x`` and ``audit -- -x``: a dataset named like an option, given after ``--``."""
+    monkeypatch.chdir(tmp_path)
+    make(Path("-x[1]"), 10, seed=6)
+    make(Path("-x1"), 20, seed=7)
+    code, out = (lambda r: (r.exit_code, r.output))(CliRunner().invoke(main, ["show", "--deal-id", "9", "--", "-x[1]"]))
+    own = dokosim.simulate(10, seed=6, strategy="random", keep_play=True)
+    assert code == 0 and render(json.loads(own["record"][9]), 0) in out, out
+    check_own_rows(Path("-x[1]"), 10, 6)
 
 
 @settings(max_examples=8, deadline=None, derandomize=True,
