@@ -20,6 +20,7 @@ import os
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1 (the kernels' int64)
 
@@ -59,11 +60,9 @@ def invalid(name: str, value, valid: str, error: type[ValueError] = SimulationEr
     return error(f"{name}={shown(value, 80)} is not valid: {valid}")
 
 
-def check_path_value(name: str, value, error: type[ValueError] = SimulationError) -> "Path":
+def check_path_value(name: str, value, error: type[ValueError] = SimulationError) -> Path:
     """``value`` as a ``pathlib.Path`` if it is a str or an os.PathLike of one, without NUL, whose
     existence can be looked up (not too long a name); else ``error`` naming it."""
-    import os
-    from pathlib import Path
     if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
         raise invalid(name, value, "a path (a str or a pathlib.Path)", error)
     try:

@@ -3,7 +3,6 @@ globs a user's path, nothing outside the directory is read), and the chunks are 
 metadata folder or ledger of another run never makes a reader show or count other deals)."""
 import json
 import shutil
-import string
 import tempfile
 from pathlib import Path
 

@@ -2,7 +2,6 @@
 (simulate and session datasets alike), and a damaged chunk is one line naming the file (exit 1,
 the same code as ``audit``), never a traceback; a train-data dataset is named as such."""
 import json
-import shutil
 
 import pytest
 from click.testing import CliRunner

@@ -7,7 +7,6 @@ of chunks ``_chunks.jsonl``. The driver writes, verifies and resumes it.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import polars as pl

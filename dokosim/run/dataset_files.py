@@ -172,18 +172,18 @@ def resolve(directory) -> DatasetFiles:
             info = infos.get(index)
             if info is None:
                 raise DamagedDataset(f"{directory}: {entry['file']} is in the ledger but missing; run the command "
-                                   "that made the dataset again to play its deals again")
+                                    "that made the dataset again to play its deals again")
             files.append(info)
     else:  # adoption: every chunk of this plan (a chunk without a plan: a dataset from before they had one)
         files = [i for i in infos.values() if i.problem is not None or i.plan in (truth, None)]
     for info in files:
         if info.problem is not None:
             raise DamagedDataset(f"{info.path.name} of {directory} {info.problem}; run the command that made the "
-                               "dataset again to play its deals again")
+                                 "dataset again to play its deals again")
         if truth is not None and info.plan not in (None, truth):
             raise DamagedDataset(f"{info.path.name} of {directory} belongs to another run (the plan in its "
-                               "metadata differs from the ledger's); run the command that made the dataset "
-                               "again to play its deals again")
+                                 "metadata differs from the ledger's); run the command that made the dataset "
+                                 "again to play its deals again")
     return DatasetFiles(directory, manifest, [i.path for i in files], notes)
 
 

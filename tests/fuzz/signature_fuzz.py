@@ -39,8 +39,6 @@ def allowed(exc: BaseException) -> bool:
 
 def targets(work: Path) -> dict:
     """name -> (callable, {parameter: plausible value}) for the functions fuzzed."""
-    import polars as pl
-
     import dokosim
     from dokosim.dd import band, solve
     from dokosim.dd import audit as audit_mod
