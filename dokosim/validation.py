@@ -20,6 +20,7 @@ import os
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1 (the kernels' int64)
 
@@ -57,6 +58,21 @@ def shown(value, limit: int = 60) -> str:
 def invalid(name: str, value, valid: str, error: type[ValueError] = SimulationError) -> ValueError:
     """The one-line error ``NAME=VALUE is not valid: VALID`` (to raise)."""
     return error(f"{name}={shown(value, 80)} is not valid: {valid}")
+
+
+def check_path_value(name: str, value, error: type[ValueError] = SimulationError) -> Path:
+    """``value`` as a ``pathlib.Path`` if it is a str or an os.PathLike of one, without NUL, whose
+    existence can be looked up (not too long a name); else ``error`` naming it."""
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise invalid(name, value, "a path (a str or a pathlib.Path)", error)
+    try:
+        path = Path(value).expanduser()
+        path.exists()
+    except (TypeError, ValueError, RuntimeError) as exc:  # a bytes PathLike, NUL, no home directory
+        raise invalid(name, value, f"a path ({exc})", error) from None
+    except OSError as exc:  # a name too long, a loop of links
+        raise invalid(name, value, f"a path the system can look up ({exc.strerror or exc})", error) from None
+    return path
 
 
 def is_int(value) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..validation import MAX_DEALS
-from .options import JSON_OPTION, QUIET_OPTION, UsageError, check_out_directory
+from .options import JSON_OPTION, QUIET_OPTION, RunError, UsageError, check_out_directory
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,14 +33,19 @@ def audit(directory, tricks, exact_tricks, node_limit, deals, out, as_json, quie
     tricks are audited."""
     from ..dd.audit import AuditError, audit as run_audit, check_dataset
     from ..records.record import RecordError
+    from ..run.dataset_files import DamagedDataset
     try:
         check_dataset(directory)
+    except DamagedDataset as exc:  # the same exit code as show's for a damaged chunk
+        raise RunError(str(exc)) from None
     except AuditError as exc:
         raise UsageError(str(exc)) from None
     check_out_directory(out, "--out")
     try:
         result = run_audit(directory, tricks=tricks, out=out, quiet=quiet, deals=deals, exact_tricks=exact_tricks,
                            node_limit=node_limit)
+    except DamagedDataset as exc:
+        raise RunError(str(exc)) from None
     except (ValueError, RecordError) as exc:  # AuditError, a record the replay refuses
         raise UsageError(str(exc).splitlines()[0]) from None
     if as_json:

@@ -13,8 +13,8 @@ def score(file):
     """Score game records (JSON Lines; '-' for stdin): one JSON result per line.
 
     The input is read as bytes and split at '\\n' only; each line is decoded on its own, so
-    a line that is not UTF-8 or not JSON is an error line (bad_json) and the others are
-    scored. Exit status 1 when any record was refused, 2 for bad usage.
+    a line that is not UTF-8 or not JSON, or longer than 1 MiB, is an error line (bad_json)
+    and the others are scored. Exit status 1 when any record was refused, 2 for bad usage.
     """
     import orjson
 
@@ -43,8 +43,10 @@ class _ReadError(Exception):
 
 
 def _read_lines(file):
-    """The lines of a binary file (split at b'\\n' only); a read error becomes _ReadError."""
+    """The lines of a binary file (split at b'\\n' only, each up to records.lines.MAX_LINE_BYTES;
+    a longer one stands as one LineTooLong); a read error becomes _ReadError."""
+    from ..records.lines import bounded_lines
     try:
-        yield from file
+        yield from bounded_lines(file)
     except OSError as exc:
         raise _ReadError(exc.strerror or str(exc)) from None

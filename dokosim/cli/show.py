@@ -52,17 +52,23 @@ def show(source, line, deal_id, session_id, deal_number, solve_tricks):
 def file_record(path: Path, line: int):
     """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
     numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
+    from ..records.lines import LineTooLong, bounded_lines
     from ..records.record import RecordError, is_blank_line, json_line
+    found, count = None, 0
     try:
-        lines = path.read_bytes().split(b"\n")
+        with open(path, "rb") as f:  # up to the line asked for, each line at most MAX_LINE_BYTES
+            for count, text in enumerate(bounded_lines(f), start=1):
+                if count == line:
+                    found = text
+                    break
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if lines and not lines[-1]:
-        lines.pop()  # the newline that ends the last line starts no line of its own
-    if line > len(lines) or is_blank_line(lines[line - 1]):
-        raise UsageError(f"--line {line}: {path} has no record there ({len(lines)} lines)")
+    if isinstance(found, LineTooLong):
+        raise UsageError(f"--line {line}: {found.message()}")
+    if found is None or is_blank_line(found):
+        raise UsageError(f"--line {line}: {path} has no record there ({count} lines)")
     try:
-        record = json_line(lines[line - 1])
+        record = json_line(found)
     except RecordError as exc:
         raise UsageError(f"--line {line}: {exc}") from None
     if isinstance(record, dict) and "record" in record and "hands" not in record:
@@ -70,17 +76,55 @@ def file_record(path: Path, line: int):
     return record
 
 
-def dataset_record(directory: Path, deal_id: int) -> dict:
-    """The game record of deal ``deal_id`` of the dataset ``directory``: its ``record`` column
-    when the dataset kept the play, else the deal replayed with the manifest's settings."""
-    import polars as pl
-
-    from ..run.dataset import scan
-    from ..run.driver import DatasetError, manifest_path, read_manifest
+def _resolved(directory: Path):
+    """The dataset ``directory`` resolved (run/dataset_files.py: its plan as its chunks carry it
+    and its chunk files); what was set aside is said on stderr. A damaged chunk: RunError (exit
+    1); not a dataset: UsageError."""
+    from ..run.dataset_files import DamagedDataset, resolve
+    from ..run.driver import DatasetError
     try:
-        manifest = read_manifest(directory)
+        found = resolve(directory)
+    except DamagedDataset as exc:
+        raise RunError(str(exc)) from None
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
+    for note in found.notes:
+        click.echo(f"dokosim: {note}", err=True)
+    if found.manifest.get("kind") == "train_data":
+        raise UsageError(f"{directory} is training data of dokosim train data (card decisions, not deals); "
+                         "show takes a dataset of dokosim simulate or dokosim session")
+    return found
+
+
+def _kept_record(found, condition):
+    """The ``record`` of the one row of the dataset ``found`` matching ``condition``, None when
+    no finished chunk holds it (the caller replays the deal); a damaged chunk: RunError naming it."""
+    import polars as pl
+
+    from ..run.dataset_files import read_error, scan_files
+    if not found.files:
+        return None
+    try:
+        rows = scan_files(found.files).filter(condition).select("record").collect()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise RunError(str(read_error(found.files, exc))) from None
+    if not rows.height:
+        return None
+    try:
+        return json.loads(rows["record"][0])
+    except (ValueError, TypeError) as exc:
+        raise RunError(f"{found.directory}: the record of this deal is damaged ({exc})") from None
+
+
+def dataset_record(directory: Path, deal_id: int) -> dict:
+    """The game record of deal ``deal_id`` of the dataset ``directory``: its ``record`` column
+    when the dataset kept the play (and a finished chunk holds it), else the deal replayed with
+    the settings of the plan its chunks carry."""
+    import polars as pl
+
+    from ..run.driver import manifest_path
+    found = _resolved(directory)
+    manifest = found.manifest
     if manifest.get("kind") == "sessions":
         raise UsageError(f"{directory} is a session dataset: give --session S --deal-number K")
     missing = [k for k in ("deals", "seed", "rules", "strategies", "params", "dealer", "contract",
@@ -91,14 +135,9 @@ def dataset_record(directory: Path, deal_id: int) -> dict:
     if deal_id >= manifest["deals"]:
         raise UsageError(f"--deal-id {deal_id} is not in {directory} (deals 0 to {manifest['deals'] - 1})")
     if manifest.get("keep_play"):
-        try:
-            rows = scan(directory).filter(pl.col("deal_id") == deal_id).select("record").collect()
-        except (OSError, pl.exceptions.PolarsError) as exc:
-            from ..run.outputs import reason
-            raise RunError(f"cannot read the dataset {directory}: {reason(exc)} (a damaged chunk is "
-                           "played again by running the command that made it once more)") from None
-        if rows.height:
-            return json.loads(rows["record"][0])
+        record = _kept_record(found, pl.col("deal_id") == deal_id)
+        if record is not None:
+            return record
     # replay (seed, deal_id) with the manifest's settings
     from ..run.conditions import manifest_conditions
     from ..records.record import record_from_row
@@ -122,12 +161,9 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
     replayed with the manifest's settings (its rows depend only on the seed and its id)."""
     import polars as pl
 
-    from ..run.dataset import scan
-    from ..run.driver import DatasetError, manifest_path, read_manifest
-    try:
-        manifest = read_manifest(directory)
-    except DatasetError as exc:
-        raise UsageError(str(exc)) from None
+    from ..run.driver import manifest_path
+    found = _resolved(directory)
+    manifest = found.manifest
     if manifest.get("kind") != "sessions":
         raise UsageError(f"{directory} is not a session dataset: give --deal-id N")
     missing = [k for k in ("rounds", "deals_per_session", "seed", "rules", "strategies", "params",
@@ -141,10 +177,9 @@ def session_record(directory: Path, session_id: int, deal_number: int) -> dict:
         raise UsageError(f"--deal-number {deal_number}: a session of {directory} has deals 0 to "
                          f"{manifest['deals_per_session'] - 1}")
     if manifest.get("keep_play"):
-        rows = (scan(directory).filter((pl.col("session_id") == session_id)
-                                       & (pl.col("deal_number") == deal_number)).select("record").collect())
-        if rows.height:
-            return json.loads(rows["record"][0])
+        record = _kept_record(found, (pl.col("session_id") == session_id) & (pl.col("deal_number") == deal_number))
+        if record is not None:
+            return record
     from ..run.conditions import manifest_conditions
     from ..records.record import session_records
     from ..run.session import SessionSimulator, make_session_plan

@@ -124,9 +124,15 @@ def solve(file, from_start, with_par, with_score, with_value, bands, contract_na
     record_limit = node_limit if given else None
     failed = False
     write = sys.stdout.buffer.write
-    from ..records.record import is_blank_line
-    for number, line in enumerate(file, start=1):  # bytes split at b"\n" only, as score reads them
+    from ..records.lines import LineTooLong, bounded_lines
+    from ..records.record import RecordError, _form_error, is_blank_line
+    for number, line in enumerate(bounded_lines(file), start=1):  # split at b"\n" only, as score reads them
         if is_blank_line(line):
+            continue
+        if isinstance(line, LineTooLong):  # one error line; the next lines are solved
+            failed = True
+            write(orjson.dumps({"line": number, **_form_error(RecordError("bad_json", line.message()))},
+                               option=orjson.OPT_APPEND_NEWLINE))
             continue
         out_line = {"line": number, **solve_record(line, from_start=from_start, solver=solver,
                                                    node_limit=record_limit)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ..validation import MAX_DEALS
-from .options import SEED_OPTION, UsageError, check_out_directory
+from .options import SEED_OPTION, RunError, UsageError, check_out_directory
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,6 +37,7 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
             require_dask()
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    from ..run.workers import WorkerLost
     from ..studies import StudyError, run_study
     from ..studies.common import project_root
     from ..studies.data import data_root
@@ -47,4 +48,6 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
                     cluster=cluster, results=results_dir, quiet=quiet)
     except (StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
         raise UsageError(str(exc)) from None
+    except WorkerLost as exc:  # a worker of a pool killed (the out-of-memory killer): one line, exit 1
+        raise RunError(str(exc)) from None
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import click
 
-from .options import RULE_OPTION, RULES_OPTION, SEED_OPTION, UsageError, check_out_directory, parse_rules
+from .options import (
+    RULE_OPTION, RULES_OPTION, SEED_OPTION, RunError, UsageError, check_out_directory, parse_rules, resumable,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,15 +20,15 @@ def train():
 @click.argument("data_dir", nargs=-1, required=True, type=click.Path())
 @click.option("--out", required=True, type=click.Path(),
               help="The weights file to write (FILE.npz); the manifest goes beside it (FILE.json).")
-@click.option("--hidden", type=click.IntRange(min=1), default=128, show_default=True, help="Units per hidden layer.")
-@click.option("--epochs", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--hidden", type=click.IntRange(1, 4096), default=128, show_default=True, help="Units per hidden layer.")
+@click.option("--epochs", type=click.IntRange(1, 10**6), default=10, show_default=True,
               help="Passes over the training rows.")
-@click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Rows per Adam step.")
-@click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=1e-3, show_default=True,
+@click.option("--batch-size", type=click.IntRange(1, 1 << 20), default=512, show_default=True, help="Rows per Adam step.")
+@click.option("--learning-rate", type=click.FloatRange(1e-9, 1.0), default=1e-3, show_default=True,
               help="Adam's learning rate.")
-@click.option("--temperature", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+@click.option("--temperature", type=click.FloatRange(1e-3, 1e6), default=1.0, show_default=True,
               help="The policy's target: softmax(values / temperature) over the legal kinds (score points).")
-@click.option("--value-weight", type=click.FloatRange(min=0), default=0.1, show_default=True,
+@click.option("--value-weight", type=click.FloatRange(0, 1e6), default=0.1, show_default=True,
               help="Weight of the value head's squared error in the loss.")
 @click.option("--holdout", type=click.FloatRange(0, 1, max_open=True), default=0.1, show_default=True,
               help="Fraction of the deals held out to measure (chosen by a hash of deal_id).")
@@ -38,7 +40,7 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
     """Fit the network's weights to the teacher's decisions in DATA_DIR (Parquet files of
     dokosim train data; several directories, e.g. two rounds, are trained on together) and write them to --out, with a manifest (FILE.json) beside them; one
     line per epoch (train loss, held-out loss, accuracy, agreement with the teacher's choice)."""
-    from ..train.fit import TrainError, check_output, fit as run, parquet_files
+    from ..train.fit import Diverged, TrainError, check_output, fit as run, parquet_files
     try:
         check_output(out)
         data_dir = data_dir[0] if len(data_dir) == 1 else list(data_dir)
@@ -46,6 +48,8 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
         run(data_dir, out, hidden=hidden, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
             temperature=temperature, value_weight=value_weight, holdout=holdout, seed=seed, max_rows=max_rows,
             quiet=quiet)
+    except Diverged as exc:  # not a usage error: the data and the options met badly
+        raise RunError(str(exc)) from None
     except TrainError as exc:
         raise UsageError(str(exc)) from None
 
@@ -85,8 +89,12 @@ def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overri
             raise UsageError(f"--param {item!r}: {value!r} is not a number") from None
     rules_obj = parse_rules(rules_spec, rule_overrides)
     check_out_directory(out)
-    try:
-        make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj, chunk_size=chunk_size,
-                  jobs=jobs, quiet=quiet, player=player)
-    except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
-        raise UsageError(str(exc)) from None
+    from ..run.workers import WorkerLost
+    with resumable(out):  # Ctrl-C: the resume hint and exit code 130, as every dataset command
+        try:
+            make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj,
+                      chunk_size=chunk_size, jobs=jobs, quiet=quiet, player=player)
+        except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
+            raise UsageError(str(exc)) from None
+        except WorkerLost as exc:
+            raise RunError(str(exc)) from None

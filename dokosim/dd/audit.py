@@ -9,6 +9,7 @@ overall, by trick and by role, with 95% intervals over deals (a ratio estimator,
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -239,23 +240,38 @@ class AuditResult:
 
 
 def check_dataset(directory) -> dict:
-    """The manifest of a dataset the audit can read (made by ``dokosim simulate --keep-play``);
-    AuditError with one line otherwise."""
-    from ..run.driver import DatasetError, read_manifest
-    directory = Path(directory)
+    """The plan of a dataset the audit can read (made by ``dokosim simulate --keep-play``), as
+    its chunks carry it (run/dataset_files.resolve); AuditError with one line otherwise
+    (dataset_files.DamagedDataset, a DatasetError, for a damaged chunk)."""
+    return _resolved(directory).manifest
+
+
+def _resolved(directory):
+    from ..run.dataset_files import DamagedDataset, resolve
+    from ..run.driver import DatasetError
+    hint = "give a dataset of dokosim simulate --keep-play --out DIR"
+    from ..validation import check_path_value
+    directory = check_path_value("directory", directory, AuditError)
     if not directory.is_dir():
-        raise AuditError(f"{directory} is not a directory; give a dataset of dokosim simulate --keep-play --out DIR")
+        raise AuditError(f"{directory} is not a directory; {hint}")
     try:
-        manifest = read_manifest(directory)
+        found = resolve(directory)
+    except DamagedDataset:
+        raise
     except DatasetError as exc:
-        raise AuditError(f"{exc}; give a dataset of dokosim simulate --keep-play --out DIR") from None
+        raise AuditError(f"{exc}; {hint}") from None
+    manifest = found.manifest
     if manifest.get("kind") == "sessions":
         raise AuditError(f"{directory} is a session dataset; the audit takes a dataset of dokosim simulate "
                          "--keep-play --out DIR")
+    if manifest.get("kind") is not None:
+        raise AuditError(f"{directory} is not a dataset of deals (it holds {manifest.get('kind')!r} rows: "
+                         f"{'dokosim train data' if manifest.get('kind') == 'train_data' else 'another command'}"
+                         f"); {hint}")
     if not manifest.get("keep_play"):
         raise AuditError(f"{directory} has no game records (made without --keep-play); simulate it again "
                          "with --keep-play")
-    return manifest
+    return found
 
 
 def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True, deals: int | None = None,
@@ -286,18 +302,19 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
     """
     import time
 
-    from ..run.dataset import scan
     from ..run.outputs import OutputError, check_directory
     if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)) or not 1 <= tricks <= 12:
         raise AuditError(f"--tricks {tricks!r} is not valid; give a number of tricks from 1 to 12")
-    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1):
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or not 1 <= deals < 2**62):
         raise AuditError(f"deals={deals!r} is not valid: None (all) or a whole number from 1")
     if isinstance(exact_tricks, bool) or not isinstance(exact_tricks, (int, np.integer)) or not 0 <= exact_tricks <= 12:
         raise AuditError(f"--exact-tricks {exact_tricks!r} is not valid; give a number of tricks from 0 to 12")
     if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)) or node_limit < 0:
         raise AuditError(f"--node-limit {node_limit!r} is not valid; give a number of nodes from 0 (no limit)")
-    check_dataset(directory)
+    found = _resolved(directory)
     if out is not None:
+        from ..validation import check_path_value
+        check_path_value("out", out, AuditError)
         try:
             out = check_directory(out, "--out")
         except OutputError as exc:
@@ -306,11 +323,17 @@ def audit(directory, tricks: int = DEFAULT_TRICKS, out=None, quiet: bool = True,
             raise AuditError(f"--out {str(out)!r} must be a new or empty directory (it holds files)")
     t0 = time.perf_counter()
     columns = ["deal_id", "record", "strategy_0", "strategy_1", "strategy_2", "strategy_3"]
+    from ..run.dataset_files import read_error, scan_files
+    if not found.files:
+        raise AuditError(f"{directory} holds no finished chunk yet (an interrupted run: run the same command "
+                         "again to go on)")
+    for note in found.notes:
+        print(f"dokosim: {note}", file=sys.stderr)
     try:
-        lazy = scan(Path(directory)).select(columns).sort("deal_id")
+        lazy = scan_files(found.files).select(columns).sort("deal_id")
         frame = (lazy.head(deals) if deals is not None else lazy).collect()
     except (OSError, pl.exceptions.PolarsError) as exc:
-        raise AuditError(f"cannot read the dataset {directory}: {str(exc).splitlines()[0]}") from None
+        raise read_error(found.files, exc) from None
     from ..run.progress import progress_bar
     with progress_bar(quiet, total=frame.height, unit=" deals") as bar:
         cards = audit_records(frame["record"].to_list(), tricks, frame["deal_id"].to_list(), bar.update,

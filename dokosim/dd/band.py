@@ -68,9 +68,11 @@ def game_value(record, from_start: bool = False, node_limit: int = VALUE_NODE_LI
         out = dokosim.game_value(rec, from_start=True)
         out["band"], out["winner"], out["value_re"], out["nodes"]
     """
-    from .solve import Solver, _check_node_limit, _replayed
+    from .solve import Solver, _check_node_limit, _replayed, check_from_start, check_solver
     _check_node_limit(node_limit)
-    if bands not in ("value", "all"):
+    from_start = check_from_start(from_start)
+    check_solver(solver)
+    if not isinstance(bands, str) or bands not in ("value", "all"):
         raise ValueError(f"bands={bands!r} is not valid: 'value' (the edges the calls score) or 'all'")
     record, detail, failed = _replayed(record, {"play": []} if from_start else None)
     if failed is not None:

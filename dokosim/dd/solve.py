@@ -36,12 +36,27 @@ class Solver:
     def __init__(self, table_bits: int = 20, node_limit: int = 0, score_table_bits: int = 18,
                  sim_bits: int = 16):
         from ..solver.eyes import new_table, new_workspace
+        # checked before anything is allocated: a table of 2**0 entries would be indexed past its
+        # end by the kernels (a segmentation fault), 2**40 would ask for terabytes
+        table_bits = _check_bits("table_bits", table_bits, *TABLE_BITS)
+        score_table_bits = _check_bits("score_table_bits", score_table_bits, *SCORE_TABLE_BITS)
+        sim_bits = _check_bits("sim_bits", sim_bits, *SIM_BITS)
+        self.node_limit = node_limit  # checked by the property
         self.ws = new_workspace(sim_bits)
         self.tt = new_table(table_bits)
         self.score_table_bits = score_table_bits  # 0: score_values searches without a table
         self.score_tt = None  # score_values' table, allocated on its first use
-        self.node_limit = node_limit
         self.bounds = (0, 240)  # what the last band search left known of Re's final eyes
+
+    @property
+    def node_limit(self) -> int:
+        """Nodes each solve may search (0: no limit); set only to an integer from 0 to 10**15."""
+        return self._node_limit
+
+    @node_limit.setter
+    def node_limit(self, value) -> None:
+        _check_node_limit(value)
+        self._node_limit = int(value)
 
     @property
     def nodes(self) -> int:
@@ -84,6 +99,8 @@ class Solver:
         """Whether Re ends with at least ``threshold`` eyes under best play (None past the node
         limit)."""
         from ..solver.eyes import solve_reaches
+        from ..validation import check_int
+        threshold = check_int("threshold", threshold, 0, 241, ValueError)
         self._start()
         yes = bool(solve_reaches(self.ws, self.tt, threshold))
         return None if self._aborted() else yes
@@ -98,6 +115,14 @@ class Solver:
         the searches that finished left them, also after one ran past the node limit."""
         from ..solver.band import EDGES, band_between
         from ..solver.eyes import solve_reaches
+        from ..validation import check_int
+        lo = check_int("lo", lo, 0, 240, ValueError)
+        hi = check_int("hi", hi, lo, 240, ValueError, f"an integer from lo ({lo}) to 240")
+        first = check_int("first", first, 0, 241, ValueError)
+        if edges is not None:
+            if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
+                raise ValueError(f"edges={edges!r} is not valid: None or a list of eyes from 1 to 240")
+            edges = [check_int("edges", e, 1, 240, ValueError, "a list of eyes from 1 to 240") for e in edges]
         self._start()
         self.bounds = (lo, hi)
         edges = sorted(EDGES if edges is None else edges)
@@ -152,6 +177,34 @@ class Solver:
         return None if self._aborted() else (best, values)
 
 
+TABLE_BITS = (1, 26)
+"""``Solver(table_bits=)``: from 1 (the kernels index a table of at least two entries) to 26
+(1 GiB)."""
+SCORE_TABLE_BITS = (0, 24)
+"""``Solver(score_table_bits=)``: 0 (no table) to 24 (768 MiB)."""
+SIM_BITS = (0, 24)
+"""``Solver(sim_bits=)``: 0 (no payoff-similarity table) to 24 (384 MiB)."""
+
+
+def _check_bits(name: str, value, lo: int, hi: int) -> int:
+    from ..validation import check_int
+    return check_int(name, value, lo, hi, ValueError,
+                     f"an integer from {lo} to {hi} (a table of 2**{name} entries)")
+
+
+def check_solver(solver) -> None:
+    """ValueError unless ``solver`` is None or a ``Solver``."""
+    if solver is not None and not isinstance(solver, Solver):
+        raise ValueError(f"solver={solver!r} is not valid: None or a dokosim.dd.solve.Solver")
+
+
+def check_from_start(from_start) -> bool:
+    """``from_start`` as a bool; ValueError unless it is True or False (a string such as "no"
+    would be taken as true)."""
+    from ..validation import check_bool
+    return check_bool("from_start", from_start, ValueError)
+
+
 def _check_node_limit(node_limit) -> None:
     from ..validation import MAX_NODE_LIMIT, is_int
     if not is_int(node_limit) or not 0 <= node_limit <= MAX_NODE_LIMIT:
@@ -202,6 +255,8 @@ def solve(record, from_start: bool = False, solver: Solver | None = None, node_l
     """
     if node_limit is not None:
         _check_node_limit(node_limit)
+    from_start = check_from_start(from_start)
+    check_solver(solver)
     record, detail, failed = _replayed(record, {"play": []} if from_start else None)
     if failed is not None:
         return failed
@@ -276,6 +331,7 @@ def par(record, node_limit: int = PAR_NODE_LIMIT, solver: Solver | None = None) 
     from ..engine.cards import T_QC
     _check_node_limit(node_limit)
     node_limit = int(node_limit)
+    check_solver(solver)
     record, detail, failed = _replayed(record, {"play": [], "announcements": []})
     if failed is not None:
         return failed
@@ -351,6 +407,8 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
     """
     from ..engine.layout import RES_VALUE, RES_WINNER
     _check_node_limit(node_limit)
+    from_start = check_from_start(from_start)
+    check_solver(solver)
     record, detail, failed = _replayed(record, {"play": []} if from_start else None)
     if failed is not None:
         return failed

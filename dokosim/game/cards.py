@@ -91,6 +91,8 @@ def trick_winner(cards, contract: str = "normal", rules="ddv", last_trick: bool 
     Dulle option (``dulle``: which of two TH wins; ``last_trick`` for its exception)."""
     from ..engine.play import best_offset
     from ..rules import rules_from_object
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple, np.ndarray)):
+        raise GameError(f"cards={type(cards).__name__}: a trick is a list of 1 to 4 cards (names or ids)")
     kinds = [card_id(c) for c in cards]
     if not 1 <= len(kinds) <= 4:
         raise GameError(f"a trick has 1 to 4 cards, not {len(kinds)}")

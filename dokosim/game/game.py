@@ -167,6 +167,8 @@ class Game:
         if call_rounds not in ("once", "repeat"):
             raise GameError(f"call_rounds must be 'once' or 'repeat', got {call_rounds!r}")
         owe = 0
+        if isinstance(owes_solo, (str, bytes)) or not isinstance(owes_solo, (list, tuple, set, frozenset)):
+            raise GameError(f"owes_solo must be a list of seats 0-3, got {type(owes_solo).__name__}")
         for s in owes_solo:
             if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s <= 3:
                 raise GameError(f"owes_solo must hold seats 0-3, got {s!r}")

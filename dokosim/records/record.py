@@ -508,8 +508,12 @@ def _line_blocks(lines: Iterable) -> Iterator[tuple[list[int], list]]:
 def _json_objects(texts: list) -> list:
     """The JSON value of each text (str or bytes); a ``_BadJson`` for a text that is not
     UTF-8, not JSON, or not text at all."""
+    from .lines import LineTooLong
     objects = []
     for text in texts:
+        if isinstance(text, LineTooLong):  # longer than the line limit: never read whole
+            objects.append(_BadJson(text.message()))
+            continue
         try:
             value = orjson.loads(text)
             if type(value) is dict and any(type(v) is float and abs(v) >= 2**63 for v in value.values()):

@@ -121,10 +121,11 @@ def _assemble(parts: Path, out: Path, probe) -> Path:
     its manifest and ledger."""
     import pyarrow.parquet as pq
 
-    from .driver import ledger_files, remove_run, write_parquet
+    from .dataset_files import resolve
+    from .driver import remove_run, write_parquet
     from .outputs import MARKER_KEY, marker, replace_atomically
 
-    files = ledger_files(parts)
+    files = resolve(parts).files  # literal paths inside parts, the ledger's chunks of this run only
     if not files:  # no deal asked for: an empty file with the probes' columns
         replace_atomically(out, lambda tmp: write_parquet(probe(Chunk(0, 0, 0)), tmp,
                                                           {MARKER_KEY: marker(PROBES_OWNER)}))

@@ -8,14 +8,13 @@ of chunks ``_chunks.jsonl``. The driver writes, verifies and resumes it.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from ..engine.cards import CONTRACT_NAMES, RANKS, SUITS
 from ..engine.layout import OUT_COLUMNS, WINNER_NAMES
-from .driver import DatasetError, ledger_files
+from .driver import DatasetError
 
 SCHEMA_VERSION = 2
 CONTRACT_ENUM = pl.Enum(list(CONTRACT_NAMES))
@@ -105,16 +104,18 @@ def frame_from_rows(out: np.ndarray, strategy_names: list[str]) -> pl.DataFrame:
     return pl.DataFrame(cols)
 
 
-def scan(directory: Path) -> pl.LazyFrame:
-    """Lazy scan of a dataset's chunk files: those of its ledger (driver.py), in chunk order (a
-    stray Parquet file in the directory is not read)."""
-    files = ledger_files(Path(directory))
-    if files is None:  # written before the ledger
-        return pl.scan_parquet(str(Path(directory) / "part-*.parquet"))
-    if not files:
-        raise DatasetError(f"{directory} holds no finished chunk yet (an interrupted run: run the same "
+def scan(directory) -> pl.LazyFrame:
+    """Lazy scan of a dataset's chunk files: those its ledger lists (or, without a trustworthy
+    ledger, those carrying its plan: dataset_files.resolve), each read as a literal path inside
+    ``directory`` in chunk order (a name with ``[``, ``?`` or ``*`` is only a name; a stray Parquet
+    file, another run's chunk, or a file outside the directory is not read). DatasetError (one
+    line) for a missing directory, a dataset with no finished chunk yet, or a damaged chunk."""
+    from .dataset_files import resolve, scan_files
+    found = resolve(directory)
+    if not found.files:
+        raise DatasetError(f"{found.directory} holds no finished chunk yet (an interrupted run: run the same "
                            "command again to go on)")
-    return pl.scan_parquet([str(f) for f in files])
+    return scan_files(found.files)
 
 
 CARD_NAMES = tuple(rank + suit for suit in SUITS for rank in RANKS)
@@ -162,6 +163,11 @@ def cards(frame, long: bool = False) -> pl.DataFrame:
     Enum CARD_ENUM. A frame without the hand columns, or with a missing hand: DatasetError
     naming them."""
     import pyarrow as pa
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        raise DatasetError(f"cards() takes a polars DataFrame or LazyFrame of a dataset's rows, not "
+                           f"{type(frame).__name__}")
+    if not isinstance(long, (bool, np.bool_)):
+        raise DatasetError(f"cards(long={long!r}): long is True or False")
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     missing = [c for c in HAND_COLUMNS if c not in frame.columns]
@@ -171,6 +177,14 @@ def cards(frame, long: bool = False) -> pl.DataFrame:
     nulls = [c for c in HAND_COLUMNS if frame[c].null_count()]
     if nulls:
         raise DatasetError(f"cards(): {', '.join(nulls)} has missing hands (nulls); drop those rows first")
+    for c in HAND_COLUMNS:  # a card mask: an integer of 48 bits (cards 0-47), nothing else
+        column = frame[c]
+        if not column.dtype.is_integer():
+            raise DatasetError(f"cards(): {c} has dtype {column.dtype}; a hand is an integer card mask "
+                               "(48 bits, as a dataset stores it)")
+        if frame.height and (column.min() < 0 or column.max() >= 1 << 48):
+            bad = column.filter((column < 0) | (column >= 1 << 48))[0]
+            raise DatasetError(f"cards(): {c} holds {bad}, not a card mask (an integer from 0 to 2**48 - 1)")
     if long:
         parts = []
         for seat, column in enumerate(HAND_COLUMNS):

@@ -57,16 +57,16 @@ class ManifestMismatch(DatasetError):
 
 
 
-def chunk_problem(path: Path, rows: int) -> str | None:
+def chunk_problem(path: Path, rows: int | None) -> str | None:
     """None if the chunk file ``path`` is whole (its Parquet footer reads and it holds ``rows``
-    rows), else what is wrong with it."""
+    rows; any number when ``rows`` is None), else what is wrong with it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     try:
         meta = pq.read_metadata(path)
     except (OSError, ValueError, pa.ArrowException) as exc:  # a cut file: pyarrow says why
         return f"unreadable Parquet footer: {reason(exc)}"
-    if meta.num_rows != rows:
+    if rows is not None and meta.num_rows != rows:
         return f"{meta.num_rows} rows, not {rows}"
     return None
 
@@ -244,7 +244,7 @@ class ChunkStore:
     """A run's directory: its manifest, its ledger of chunks and the chunk files (see the module
     docstring). ``open`` creates or verifies it; ``done`` is the set of verified chunk indices."""
 
-    def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int = 1):
+    def __init__(self, directory: Path, manifest: dict, keys: Iterable[str], rows_per_unit: int | None = 1):
         self.directory = Path(directory).expanduser()
         self.meta = meta_dir(self.directory)
         self.keys = tuple(keys)
@@ -257,9 +257,11 @@ class ChunkStore:
     # ---------------------------------------------------------------- opening
     @classmethod
     def open(cls, directory, manifest: dict, keys: Iterable[str], chunks: list[Chunk],
-             rows_per_unit: int = 1, error: type[ValueError] = ManifestMismatch) -> "ChunkStore":
+             rows_per_unit: int | None = 1, error: type[ValueError] = ManifestMismatch) -> "ChunkStore":
         """Create the run directory (writing its manifest and an empty ledger before any work) or
-        verify the one there for ``chunks``; the chunks that verify are in ``done``."""
+        verify the one there for ``chunks``; the chunks that verify are in ``done``.
+        ``rows_per_unit``: the rows of each unit (deal, session), None when they vary (training
+        data: one row per decision), so that a chunk is adopted on its footer alone."""
         store = cls(directory, manifest, keys, rows_per_unit)
         directory = check_directory(store.directory)
         if store.meta != directory:
@@ -278,7 +280,11 @@ class ChunkStore:
         if from_parts is not None:
             old, source = from_parts, "the plan its chunks carry"
         elif path.exists() and was_there:  # a manifest beside a deleted directory binds nothing
-            old, source = read_manifest(directory, error=error), f"the plan in {path}"
+            try:
+                old, source = read_manifest(directory, error=error), f"the plan in {path}"
+            except DatasetError as exc:
+                raise error(f"{exc}; no chunk of {directory} carries its plan to rebuild it from: remove "
+                            f"{path} to start the run anew, or use another --out") from None
         if old is not None:
             for key in store.keys:
                 if old.get(key) != manifest.get(key):
@@ -290,7 +296,11 @@ class ChunkStore:
             store.meta.mkdir(parents=True, exist_ok=True)
         if old is not None:
             # a ledger beside chunks of another plan (a stale DIR.dokosim) is not this run's
-            ledger_ok = not path.exists() or read_manifest(directory, error=error).get(PLAN_KEY) in (None, store.plan)
+            try:
+                ledger_ok = not path.exists() or read_manifest(directory, error=error).get(PLAN_KEY) in (None, store.plan)
+            except DatasetError as exc:  # a damaged manifest: the chunks say what the run is
+                say(f"{exc}: rebuilt from the plan its chunks carry (their ledger entries too)")
+                ledger_ok = False
             entries = store._verify(chunks, ledger_ok)
         else:
             entries = []
@@ -347,14 +357,16 @@ class ChunkStore:
             chunk = wanted[name]
             if chunk_plan(self.directory / name) not in (None, self.plan):
                 continue  # another run's chunk: not adopted, played again (named by _verify)
-            if chunk_problem(self.directory / name, chunk.count * self.rows_per_unit) is None:
+            rows = None if self.rows_per_unit is None else chunk.count * self.rows_per_unit
+            if chunk_problem(self.directory / name, rows) is None:
                 ledger[name] = self._entry(chunk, file_sha256(self.directory / name))
         return ledger
 
     # ---------------------------------------------------------------- writing
     def _entry(self, chunk: Chunk, sha256: str) -> dict:
         return {"file": chunk_name(chunk.index), "index": chunk.index, "first": chunk.first,
-                "count": chunk.count, "rows": chunk.count * self.rows_per_unit, "plan": self.plan,
+                "count": chunk.count, "plan": self.plan,
+                "rows": None if self.rows_per_unit is None else chunk.count * self.rows_per_unit,
                 "sha256": sha256}
 
     def _rewrite_ledger(self, entries: list[dict]) -> None:

@@ -320,7 +320,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
         for index, seating in enumerate(_progress(plan, quiet)):
             seat_names = [names[k] for k in seating]
             if store is not None and index in store.done:  # resumed: the seating verified on disk
-                frame = pl.read_parquet(directory / chunk_name(index))
+                frame = pl.read_parquet(directory / chunk_name(index), glob=False, hive_partitioning=False)
             elif any(python_agent(n) is not None for n in seat_names):  # Python agents: through Game
                 if hands is not None or where is not None or where_path is not None:
                     raise TournamentError("conditions (hands, where, where_path) are not available with "

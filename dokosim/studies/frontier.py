@@ -133,7 +133,7 @@ def announcement_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) ->
             if not path.exists():
                 probe_calls(block_n, level, block_seed, RULES, skill, quiet=quiet, out=str(path),
                             params={skill: HEURISTIC_CALLS} if skill in SEARCH_PLAYERS else None)
-            frames.append(pl.read_parquet(path))
+            frames.append(pl.read_parquet(path, glob=False, hive_partitioning=False))
         df = pl.concat(frames)
         _, summaries = level_tables(df, level, seed, PIMC_BIN_EDGES, PIMC_MIN_BIN)
         both = summaries[0]

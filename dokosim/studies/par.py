@@ -75,18 +75,26 @@ def solve_in_pool(store, chunks, worker, task, jobs: int, quiet: bool) -> pl.Dat
     todo = [c for c in chunks if c.index not in store.done]
     bar = progress_bar(quiet, total=deals, initial=deals - sum(c.count for c in todo), unit=" deals")
     if todo:
-        from ..run.workers import die_with_parent
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=die_with_parent) as pool:
+        from concurrent.futures.process import BrokenProcessPool
+
+        from ..run.workers import WorkerLost, ignore_interrupt_in_worker, stop_pool
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=ignore_interrupt_in_worker)
+        try:
             running = {pool.submit(worker, task(c)): c for c in todo}
-            try:
-                for future in as_completed(running):  # each chunk written as soon as it is solved
-                    frame = future.result()
-                    store.write(running.pop(future), frame)  # popped: no finished frame is kept
-                    bar.update(frame.height)
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)  # nothing queued is solved in vain
-                raise
+            for future in as_completed(running):  # each chunk written as soon as it is solved
+                frame = future.result()
+                store.write(running.pop(future), frame)  # popped: no finished frame is kept
+                bar.update(frame.height)
+        except BrokenProcessPool:
+            stop_pool(pool)
+            raise WorkerLost(f"a worker process died (killed by a signal, e.g. by the out-of-memory killer); "
+                             f"{store.directory} holds the chunks solved so far: run the same command again "
+                             "to resume") from None
+        except BaseException:  # Ctrl-C: the workers stopped now, nothing queued is solved in vain
+            stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
     bar.close()
     from ..run.dataset import scan
     return scan(store.directory).collect().sort("deal_id")

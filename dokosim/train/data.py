@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..validation import SimulationError, check_int
+from ..validation import SimulationError, check_int, check_path_value, shown
 
 TEACHERS = ("pimc", "pimc_solver")
 DATA_KEYS = ("kind", "format", "seed", "deals", "chunk_size", "teacher", "params", "player", "rules")
@@ -42,10 +42,15 @@ class TrainDataError(SimulationError):
 def _plan(deals, seed, teacher, params, rules, chunk_size, player=None):
     from ..loop.registry import BUILTIN, resolve
     from ..rules import rules_from_object
-    if teacher not in TEACHERS:
+    if not isinstance(teacher, str) or teacher not in TEACHERS:
         raise TrainDataError(f"teacher={teacher!r}: the teacher is a search player, one of {', '.join(TEACHERS)}")
-    if player is not None and player not in BUILTIN:
+    if player is not None and (not isinstance(player, str) or player not in BUILTIN):
         raise TrainDataError(f"player={player!r}: the player is a built-in strategy, one of {', '.join(BUILTIN)}")
+    if params is not None and (not isinstance(params, dict) or not all(
+            isinstance(k, str) and isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+            for k, v in params.items())):
+        raise TrainDataError(f"params={shown(params)}: None or a dict of the teacher's parameters, name -> "
+                             "number (e.g. {'samples': 40})")
     deals = check_int("deals", deals, 1, 10**9, TrainDataError)
     seed = check_int("seed", seed, 0, 2**63 - 1, TrainDataError)
     chunk_size = check_int("chunk_size", chunk_size, 1, 10**6, TrainDataError)
@@ -119,8 +124,8 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
 
 
 def _worker_init():
-    from ..run.workers import die_with_parent
-    die_with_parent()
+    from ..run.workers import ignore_interrupt_in_worker
+    ignore_interrupt_in_worker()
 
 
 def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dict | None = None,
@@ -134,6 +139,7 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     from ..strategies.net_features import N_FEATURES
     from ..version import __version__
     deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size, player)
+    out = check_path_value("out", out, TrainDataError)
     player = teacher if player is None else player
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
     chunks = chunks_of(deals, chunk_size)
@@ -141,7 +147,7 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                 "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
                 "player": None if player == teacher else player,  # None: the teacher (as in runs before --player)
                 "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
-    store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks)
+    store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks, rows_per_unit=None)  # rows per deal vary
     todo = [c for c in chunks if c.index not in store.done]
     user_params = {k: float(v) for k, v in (params or {}).items()}
     started = time.time()
@@ -154,8 +160,10 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
             run_chunks(todo, lambda chunk: play_chunk(chunk.first, chunk.count, seed, teacher, user_params,
                                                       rules_obj, player), store, progress.update)
         else:
+            from ..run.workers import WorkerLost, stop_pool
             context = multiprocessing.get_context("spawn")
-            with cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init) as pool:
+            pool = cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init)
+            try:
                 futures = {pool.submit(play_chunk, c.first, c.count, seed, teacher, user_params, rules_obj,
                                        player): c
                            for c in todo}
@@ -163,6 +171,15 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                     chunk = futures[future]
                     store.write(chunk, future.result())
                     progress.update(chunk.count)
+            except cf.process.BrokenProcessPool:
+                stop_pool(pool)
+                raise WorkerLost(f"a worker process died (killed by a signal, e.g. by the out-of-memory "
+                                 f"killer); {out} holds the chunks finished so far: run the same command "
+                                 f"again to resume (with fewer --jobs if memory is short)") from None
+            except BaseException:  # Ctrl-C, a write that failed: stop the workers now, not after the queue
+                stop_pool(pool)
+                raise
+            pool.shutdown(wait=True)
     finally:
         progress.close()
     if not quiet:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..validation import check_path_value
 from .network import FORMAT_VERSION, N_KINDS, WEIGHT_KEYS, _read_npz, save_weights, weight_shapes
 
 COMMAND = "train fit"
@@ -55,6 +56,17 @@ class TrainError(ValueError):
     """Bad arguments or bad training data for ``fit``, or JAX missing: one line."""
 
 
+BOUNDS = {"hidden": (1, 4096), "epochs": (1, 10**6), "batch_size": (1, 1 << 20),
+          "learning_rate": (1e-9, 1.0), "temperature": (1e-3, 1e6), "value_weight": (0.0, 1e6)}
+"""The hyperparameters' bounds, checked before any work: past them the training cannot end
+well (a learning rate of 1e30 or a temperature of 1e-40 make the loss non-finite; 10**9 hidden
+units ask for terabytes). docs/strategies.md, "net"."""
+
+
+class Diverged(TrainError):
+    """The training loss became NaN or infinite: the message names the options to change."""
+
+
 def manifest_path(out) -> Path:
     """The manifest JSON written beside the weights file ``out``: ``out`` with the suffix ``.json``."""
     return Path(out).with_suffix(".json")
@@ -65,12 +77,21 @@ def check_output(out) -> Path:
     manifest's), its directory existing and writable, and an existing file (or manifest beside
     it) only one that ``fit`` wrote (a dokosim weights file; a manifest of ``train fit``), which
     is replaced. Returns it as a Path; TrainError (one line) otherwise."""
-    path = Path(out).expanduser()
+    path = check_path_value("out", out, TrainError)
     if path.suffix == ".json":
         raise TrainError(f"--out {str(path)!r}: the manifest goes beside the weights as a .json file; "
                          f"give a .npz name")
     if path.is_dir():
         raise TrainError(f"--out {str(path)!r} is a directory; give a file name (FILE.npz)")
+    longest = max(len(f".{path.name}.tmp".encode()), len(f".{manifest_path(path).name}.tmp".encode()))
+    try:
+        name_max = os.pathconf(path.absolute().parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    if longest > name_max:  # the weights and the manifest are written under temporary names first
+        raise TrainError(f"--out {str(path)!r}: the file name is too long ({len(path.name.encode())} bytes; "
+                         f"at most {name_max - (longest - len(path.name.encode()))} here, with the manifest's "
+                         f"and the temporary names beside it)")
     parent = path.absolute().parent
     if not parent.exists():
         raise TrainError(f"--out {str(path)!r}: the directory {str(parent)!r} does not exist")
@@ -102,7 +123,10 @@ def heldout_rows(deal_id, holdout: float) -> np.ndarray:
     """Which rows are held out: a boolean array, True where a hash of the row's ``deal_id``
     (splitmix64, mapped to [0, 1)) is below ``holdout``. Depends on the deal alone (not on the
     seed or the order of the rows), so every decision of a deal is on the same side."""
-    z = np.asarray(deal_id, dtype=np.int64).astype(np.uint64)
+    z = _integer_array("deal_id", deal_id).astype(np.uint64)
+    if isinstance(holdout, bool) or not isinstance(holdout, (int, float, np.integer, np.floating)) \
+            or not 0 <= holdout <= 1:
+        raise TrainError(f"holdout={holdout!r}: expected a fraction in [0, 1]")
     with np.errstate(over="ignore"):
         z = z + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -113,8 +137,19 @@ def heldout_rows(deal_id, holdout: float) -> np.ndarray:
 
 def legal_mask(legal) -> np.ndarray:
     """The bit masks ``legal`` (rows,) as a boolean array (rows x 24): True where kind k is legal."""
-    legal = np.asarray(legal, dtype=np.int64)
+    legal = _integer_array("legal", legal)
     return ((legal[:, None] >> np.arange(N_KINDS, dtype=np.int64)) & 1).astype(bool)
+
+
+def _integer_array(name: str, values) -> np.ndarray:
+    """``values`` as a 1-D int64 array; TrainError unless they are integers in int64's range."""
+    array = np.asarray(values) if not isinstance(values, (str, bytes, dict)) else np.zeros((0, 0))
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        raise TrainError(f"{name}: expected a 1-D array of integers, got {type(values).__name__} "
+                         f"of shape {array.shape} and dtype {array.dtype}")
+    if array.dtype == np.uint64 and array.size and array.max() >= 2**63:
+        raise TrainError(f"{name}: values beyond int64 (up to {int(array.max())})")
+    return array.astype(np.int64)
 
 
 def data_dirs(data_dir) -> list[Path]:
@@ -123,8 +158,8 @@ def data_dirs(data_dir) -> list[Path]:
     if isinstance(data_dir, (list, tuple)):
         if not data_dir:
             raise TrainError("DATA_DIR: no directory given; name one or more of dokosim train data's directories")
-        return [Path(d).expanduser() for d in data_dir]
-    return [Path(data_dir).expanduser()]
+        return [check_path_value("DATA_DIR", d, TrainError) for d in data_dir]
+    return [check_path_value("DATA_DIR", data_dir, TrainError)]
 
 
 def parquet_files(data_dir) -> list[Path]:
@@ -135,11 +170,29 @@ def parquet_files(data_dir) -> list[Path]:
 
 
 def _directory_files(directory: Path) -> list[Path]:
+    """The chunk files of a training data directory: for a dataset of ``dokosim train data``
+    those its ledger lists (run/dataset_files.resolve: literal paths inside the directory, a
+    stray ``*.parquet`` copy not read); for a directory of Parquet files made otherwise, its
+    ``*.parquet`` files by name (listed literally, no pattern)."""
+    from ..run.dataset_files import DamagedDataset, chunk_files, resolve
+    from ..run.driver import DatasetError
     if not directory.exists():
         raise TrainError(f"DATA_DIR {str(directory)!r} does not exist")
     if not directory.is_dir():
         raise TrainError(f"DATA_DIR {str(directory)!r} is not a directory")
-    files = sorted(p for p in directory.glob("*.parquet") if p.is_file())
+    try:
+        if not chunk_files(directory):
+            raise DatasetError("no chunk files")
+        files = resolve(directory).files
+    except DamagedDataset as exc:
+        raise TrainError(f"DATA_DIR {str(directory)!r}: {exc}") from None
+    except DatasetError:  # no chunk files of dokosim train data: Parquet files made otherwise
+        try:
+            with os.scandir(directory) as entries:
+                files = sorted(Path(directory) / e.name for e in entries
+                               if e.name.endswith(".parquet") and e.is_file())
+        except OSError as exc:
+            raise TrainError(f"DATA_DIR {str(directory)!r}: cannot list it ({exc.strerror or exc})") from None
     if not files:
         raise TrainError(f"DATA_DIR {str(directory)!r} has no Parquet files (*.parquet); make the data with "
                          f"dokosim train data")
@@ -147,11 +200,12 @@ def _directory_files(directory: Path) -> list[Path]:
 
 
 def _round_seed(directory: Path, index: int):
-    """The seed a round of ``dokosim train data`` was made with (its manifest), or the
-    directory's position when it has none (data made otherwise: its deals count apart)."""
-    from ..run.driver import DatasetError, read_manifest
+    """The seed a round of ``dokosim train data`` was made with (the plan its chunks carry), or
+    the directory's position when it has none (data made otherwise: its deals count apart)."""
+    from ..run.dataset_files import dataset_manifest
+    from ..run.driver import DatasetError
     try:
-        seed = read_manifest(directory).get("seed")
+        seed = dataset_manifest(directory).get("seed")
     except DatasetError:
         seed = None
     return ("seed", seed) if isinstance(seed, int) else ("directory", index)
@@ -167,7 +221,7 @@ def _schema(path: Path):
     """The Parquet schema of ``path`` (polars), checked for the columns ``fit`` reads."""
     import polars as pl
     try:
-        schema = pl.read_parquet_schema(path)
+        schema = pl.scan_parquet(path, glob=False, hive_partitioning=False).collect_schema()
     except Exception as exc:  # noqa: BLE001 (polars and pyarrow raise many kinds for a damaged file)
         raise TrainError(f"{path}: cannot read it as Parquet ({_reason(exc)})") from None
     missing = [c for c in COLUMNS if c not in schema]
@@ -195,7 +249,7 @@ def _read_piece(path: Path, width: int | None, n_features: int, offset: int, n: 
     for features stored as a list. Bad data: TrainError naming the file and the first bad row."""
     import polars as pl
     try:
-        frame = pl.scan_parquet(path).select(list(COLUMNS)).slice(offset, n).collect()
+        frame = pl.scan_parquet(path, glob=False, hive_partitioning=False).select(list(COLUMNS)).slice(offset, n).collect()
         nulls = {c: int(frame[c].null_count()) for c in COLUMNS}
         features = pl.col("features")
         if width is None:
@@ -263,7 +317,7 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
     counts = []
     for f in files:
         try:
-            counts.append(int(pl.scan_parquet(f).select(pl.len()).collect().item()))
+            counts.append(int(pl.scan_parquet(f, glob=False, hive_partitioning=False).select(pl.len()).collect().item()))
         except Exception as exc:  # noqa: BLE001
             raise TrainError(f"{f}: cannot read it as Parquet ({_reason(exc)})") from None
     total = sum(counts) if max_rows is None else min(sum(counts), int(max_rows))
@@ -275,7 +329,7 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
         if count:
             n_features = _width(f, schema["features"])
             if n_features is None:
-                n_features = len(pl.read_parquet(f, columns=["features"], n_rows=1)["features"][0])
+                n_features = len(pl.read_parquet(f, columns=["features"], n_rows=1, glob=False, hive_partitioning=False)["features"][0])
             break
     if not n_features:
         raise TrainError(f"{files[0]}: features has no values (F = 0)")
@@ -319,14 +373,18 @@ def _check_arguments(hidden, epochs, batch_size, learning_rate, temperature, val
     integer("hidden", hidden, 1)
     integer("epochs", epochs, 1)
     integer("batch_size", batch_size, 1)
+    for name, value in (("hidden", hidden), ("epochs", epochs), ("batch_size", batch_size)):
+        if value > BOUNDS[name][1]:
+            raise TrainError(f"{name}={value!r}: expected an integer from {BOUNDS[name][0]} to {BOUNDS[name][1]:,}")
     integer("seed", seed, 0)
     if seed >= 2**63:
         raise TrainError(f"seed={seed!r}: expected an integer below 2**63")
     if max_rows is not None:
         integer("max_rows", max_rows, 1)
-    real("learning_rate", learning_rate, lambda v: v > 0, "a number > 0")
-    real("temperature", temperature, lambda v: v > 0, "a number > 0 (score points)")
-    real("value_weight", value_weight, lambda v: v >= 0, "a number >= 0")
+    for name, value, unit in (("learning_rate", learning_rate, ""), ("temperature", temperature, " (score points)"),
+                              ("value_weight", value_weight, "")):
+        lo, hi = BOUNDS[name]
+        real(name, value, lambda v: lo <= v <= hi, f"a number from {lo:g} to {hi:g}{unit}")
     real("holdout", holdout, lambda v: 0 <= v < 1, "a fraction in [0, 1)")
 
 
@@ -503,6 +561,11 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
                     weight[:n] = 1.0
                 params, state, loss = step(params, state, x[rows], values[rows], legal[rows], outcome[rows],
                                            weight, mu, scale)
+                if not math.isfinite(float(loss)):  # stop at once: every step after it is NaN too
+                    raise Diverged(f"the training loss became {float(loss)} at epoch {epoch}, step "
+                                   f"{start // size + 1}: lower --learning-rate (now {learning_rate:g}) or "
+                                   f"--value-weight (now {value_weight:g}), or raise --temperature (now "
+                                   f"{temperature:g}); nothing was written")
                 losses.append((loss, n))
             train_loss = sum(float(loss) * n for loss, n in losses) / len(order)
             metrics = measure(params, mu, scale)

@@ -34,7 +34,9 @@ META_KEYS = ("format_version", "n_features")
 def weight_shapes(n_features: int, hidden: int) -> dict[str, tuple[int, ...]]:
     """The shape of each weight array of a network with ``n_features`` inputs and ``hidden`` units
     per hidden layer."""
-    f, h = int(n_features), int(hidden)
+    from ..validation import check_int
+    f = check_int("n_features", n_features, 1, 1 << 20, ValueError)
+    h = check_int("hidden", hidden, 1, 1 << 16, ValueError)
     return {"w1": (f, h), "b1": (h,), "w2": (h, h), "b2": (h,), "wp": (h, N_KINDS), "bp": (N_KINDS,),
             "wv": (h, 1), "bv": (1,)}
 
@@ -44,6 +46,9 @@ def validate_weights(weights, where: str = "weights", n_features: int | None = N
     network (F and H read from ``w1``; F must equal ``n_features`` if given), all finite.
     Returns them as C-contiguous float32 arrays (only the weight keys); a ValueError of one line
     naming ``where``, the key and what was expected otherwise."""
+    if not hasattr(weights, "keys") or not hasattr(weights, "__getitem__"):
+        raise ValueError(f"{where}: expected a mapping of the weights {', '.join(WEIGHT_KEYS)}, not "
+                         f"{type(weights).__name__}")
     for key in WEIGHT_KEYS:
         if key not in weights:
             raise ValueError(f"{where}: weight {key!r} is missing (expected the keys {', '.join(WEIGHT_KEYS)})")
@@ -150,11 +155,20 @@ def forward_numpy(weights, x) -> tuple[np.ndarray, np.ndarray]:
     feature rows (B x F; a single row of F gives a row of logits and a scalar value) the logits
     (B x 24, not masked to the legal kinds) and the values (B,). A reference for the compiled
     player; ``weights`` as ``load_weights`` returns them."""
-    x = np.asarray(x, dtype=np.float32)
+    if not hasattr(weights, "keys") or not hasattr(weights, "__getitem__") or any(k not in weights for k in WEIGHT_KEYS):
+        validate_weights(weights, "forward_numpy: weights")  # names what is missing
+    try:  # float32 throughout (a float64 copy of the weights is read as float32)
+        w = {key: np.asarray(weights[key], dtype=np.float32) for key in WEIGHT_KEYS}
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"forward_numpy: weights are not arrays of numbers ({exc})") from None
+    w = validate_weights(w, "forward_numpy: weights")
+    try:
+        x = np.asarray(x, dtype=np.float32)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"forward_numpy: x is not an array of numbers ({exc})") from None
     single = x.ndim == 1
     if single:
         x = x[None, :]
-    w = {key: np.asarray(weights[key], dtype=np.float32) for key in WEIGHT_KEYS}
     if x.ndim != 2 or x.shape[1] != w["w1"].shape[0]:
         raise ValueError(f"forward_numpy: x has shape {x.shape}, expected (rows, {w['w1'].shape[0]})")
     h1 = np.maximum(x @ w["w1"] + w["b1"], np.float32(0))

@@ -1,0 +1,132 @@
+"""Driven by tests/test_argument_checks.py in a subprocess (issue 47): the public functions and
+constructors of dokosim.dd, dokosim.dataset, dokosim.game and dokosim.train called with argument
+values drawn from a hostile set (wrong types, negative and huge integers, NaN and infinities,
+strings, arrays, paths that are not what is asked) in place of each parameter, the others at
+their defaults or at a plausible value. Every call must return or raise a dokosim error (a
+ValueError subclass, RecordError, or WriteFailed naming a path): any other exception is
+printed and counted, and a crash of the process (a signal) fails the test that started it.
+
+Usage: signature_fuzz.py WORKDIR PAIRS_PER_TARGET [TARGET ...]
+"""
+import inspect
+import json
+import math
+import os
+import random
+import sys
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+
+def hostile_values(work: Path) -> list:
+    """Values no parameter of these functions takes as they are, one of each kind."""
+    return [None, True, False, -1, 0, 2**31, 2**63, 2**64, -2**63 - 1, 10**30, 1.5, -0.0, math.nan, math.inf,
+            -math.inf, 1e300, 1e-300, "", "x", "no", "-1", "[1]", "*", "../..", "\x00", "é" * 300, b"x",
+            [], [1, 2], [[]], {}, {"a": 1}, (), object(), np.int64(-1), np.float32("nan"), np.zeros(0),
+            np.zeros((2, 3)), np.array([-1, 2**62], dtype=np.int64), np.array(["a"]), np.bool_(True),
+            str(work / "missing"), str(work / "a_file.txt"), str(work / "d[1]"), str(work), Path("/proc/self")]
+
+
+ALLOWED_NAMES = ("RecordError", "WriteFailed")
+
+
+def allowed(exc: BaseException) -> bool:
+    """A dokosim error: a ValueError (every dokosim error but two is one) or those two."""
+    return isinstance(exc, ValueError) or type(exc).__name__ in ALLOWED_NAMES
+
+
+def targets(work: Path) -> dict:
+    """name -> (callable, {parameter: plausible value}) for the functions fuzzed."""
+    import dokosim
+    from dokosim.dd import band, solve
+    from dokosim.dd import audit as audit_mod
+    from dokosim.game import cards as game_cards
+    from dokosim.game import game
+    from dokosim.run import dataset
+    from dokosim.train import data, fit, network
+    record = json.loads((Path(__file__).resolve().parents[2] / "examples" / "records.jsonl").read_text().splitlines()[0])
+    cut = {**record, "play": record["play"][:40]}
+    ds = work / "d[1]"
+    if not ds.exists():
+        dokosim.simulate(8, seed=1, strategy="random", keep_play=True, out=str(ds), chunk_size=4)
+    (work / "a_file.txt").write_text("not a dataset\n")
+    frame = dataset.scan(ds).collect()
+    return {
+        "Solver": (solve.Solver, {}),
+        "solve": (solve.solve, {"record": cut, "node_limit": 20_000}),
+        "par": (solve.par, {"record": record, "node_limit": 20_000}),
+        "best_score": (solve.best_score, {"record": cut, "node_limit": 20_000}),
+        "game_value": (band.game_value, {"record": cut, "node_limit": 20_000}),
+        "audit": (audit_mod.audit, {"directory": str(ds), "tricks": 1, "exact_tricks": 1, "deals": 2}),
+        "scan": (dataset.scan, {"directory": str(ds)}),
+        "cards": (dataset.cards, {"frame": frame}),
+        "card_id": (game_cards.card_id, {"card": "QC"}),
+        "card_name": (game_cards.card_name, {"card": 3}),
+        "eyes": (game_cards.eyes, {"card": "QC"}),
+        "trumps": (game_cards.trumps, {}),
+        "suit": (game_cards.suit, {"card": "QC"}),
+        "same_suit": (game_cards.same_suit, {}),
+        "trick_winner": (game_cards.trick_winner, {"cards": ["QC", "9H", "AH", "TH"]}),
+        "action_name": (game.action_name, {"action": 3}),
+        "action_id": (game.action_id, {"text": "QC"}),
+        "Game": (game.Game, {}),
+        "heldout_rows": (fit.heldout_rows, {"deal_id": np.arange(5), "holdout": 0.1}),
+        "legal_mask": (fit.legal_mask, {"legal": np.array([3, 5])}),
+        "parquet_files": (fit.parquet_files, {"data_dir": str(ds)}),
+        "load_data": (fit.load_data, {"data_dir": str(ds)}),
+        "fit": (fit.fit, {"data_dir": str(ds), "out": str(work / "w.npz"), "epochs": 1}),
+        "make_data": (data.make_data, {"deals": 1, "out": str(work / "td"), "params": {"samples": 2},
+                                       "chunk_size": 1, "quiet": True}),
+        "weight_shapes": (network.weight_shapes, {"n_features": 4, "hidden": 2}),
+        "validate_weights": (network.validate_weights, {"weights": {}}),
+        "forward_numpy": (network.forward_numpy, {"weights": {}, "x": np.zeros((1, 4))}),
+    }
+
+
+def main() -> int:
+    work = Path(sys.argv[1])
+    calls = int(sys.argv[2])
+    chosen = sys.argv[3:]
+    os.chdir(work)  # a relative path drawn stays in the scratch directory
+    found = targets(work)
+    values = hostile_values(work)
+    rng = random.Random(47)
+    bad = 0
+    for name, (fn, plausible) in found.items():
+        if chosen and name not in chosen:
+            continue
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        names = [p.name for p in params]
+        required = [p.name for p in params if p.default is p.empty and p.name not in plausible]
+        plan = [{n: v} for n in names for v in values]  # each parameter with each value, alone
+        for _ in range(calls):  # and a few with two hostile values at once
+            if len(names) > 1:
+                pair = rng.sample(names, 2)
+                plan.append({n: values[rng.randrange(len(values))] for n in pair})
+        for hit in plan:
+            kwargs = {p.name: plausible[p.name] for p in params if p.name in plausible}
+            kwargs.update({n: values[rng.randrange(len(values))] for n in required if n not in hit})
+            kwargs.update(hit)
+            try:
+                fn(**kwargs)
+            except Exception as exc:  # noqa: BLE001 (the point: which kinds come out)
+                shown = {n: repr(v)[:60] for n, v in kwargs.items() if n in hit or n in required}
+                if not allowed(exc):
+                    bad += 1
+                    first = str(exc).splitlines()[0][:200] if str(exc).strip() else ""
+                    print(f"FUZZ {name}({shown}): {type(exc).__name__}: {first}")
+                    if os.environ.get("FUZZ_TRACE"):
+                        traceback.print_exc()
+                elif not str(exc).strip():
+                    bad += 1
+                    print(f"FUZZ {name}({shown}): a {type(exc).__name__} with no message: {str(exc)[:200]!r}")
+        print(f"fuzzed {name}: {len(plan)} calls", flush=True)
+    print(f"signature fuzz: done, {bad} bad")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

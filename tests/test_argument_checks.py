@@ -1,0 +1,104 @@
+"""Issue 47, item 3: every public constructor and function of the solver, dataset, game and
+training modules checks its arguments before any work or allocation: one ValueError (or
+dokosim error) naming the argument, never a signal or another exception."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import dokosim
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = json.loads((ROOT / "examples" / "records.jsonl").read_text().splitlines()[0])
+
+
+def test_a_solver_with_a_one_entry_table_is_refused_not_a_segfault():
+    """Solver(table_bits=0) made the kernels index past the table's end (SIGSEGV) in game_value,
+    solve and par: now one ValueError naming table_bits, before anything is allocated."""
+    script = (
+        "import json, sys, dokosim\n"
+        "from dokosim.dd.solve import Solver\n"
+        f"rec = json.loads(open({str(ROOT / 'examples' / 'records.jsonl')!r}).readline())\n"
+        "for call in (lambda: dokosim.game_value(rec, solver=Solver(table_bits=0)),\n"
+        "             lambda: dokosim.solve({**rec, 'play': rec['play'][:40]}, solver=Solver(table_bits=0)),\n"
+        "             lambda: dokosim.par(rec, solver=Solver(table_bits=0))):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except ValueError as exc:\n"
+        "        print('refused:', exc)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"ended by signal {-run.returncode}" if run.returncode < 0 else run.stderr[-2000:]
+    assert run.stdout.count("refused: table_bits=0 is not valid") == 3, run.stdout
+
+
+@pytest.mark.parametrize("kwargs,name", [({"table_bits": 40}, "table_bits"), ({"table_bits": 2.5}, "table_bits"),
+                                         ({"node_limit": -5}, "node_limit"), ({"sim_bits": -1}, "sim_bits"),
+                                         ({"score_table_bits": "18"}, "score_table_bits")])
+def test_solver_arguments_are_checked_before_any_allocation(kwargs, name):
+    from dokosim.dd.solve import Solver
+    with pytest.raises(ValueError, match=f"^{name}=.* is not valid"):
+        Solver(**kwargs)
+
+
+def test_a_node_limit_set_later_is_checked_too():
+    from dokosim.dd.solve import Solver
+    solver = Solver(table_bits=4, sim_bits=0, score_table_bits=0)
+    with pytest.raises(ValueError, match="node_limit"):
+        solver.node_limit = -1
+    assert solver.node_limit == 0
+
+
+@pytest.mark.parametrize("fn", ["game_value", "solve", "best_score"])
+@pytest.mark.parametrize("value", ["no", 1, None])
+def test_from_start_is_true_or_false_only(fn, value):
+    """game_value(from_start="no") was taken as true."""
+    with pytest.raises(ValueError, match="from_start"):
+        getattr(dokosim, fn)(RECORD, from_start=value)
+
+
+@pytest.mark.parametrize("fn", ["game_value", "solve", "par"])
+def test_a_solver_argument_that_is_no_solver_is_refused(fn):
+    with pytest.raises(ValueError, match="solver="):
+        getattr(dokosim, fn)(RECORD, solver="fast")
+
+
+@pytest.mark.parametrize("column", [pl.Series("hand_0", [-1], dtype=pl.Int64),
+                                    pl.Series("hand_0", [2**64 - 1], dtype=pl.UInt64),
+                                    pl.Series("hand_0", [1 << 48], dtype=pl.Int64),
+                                    pl.Series("hand_0", [3.0], dtype=pl.Float64)])
+def test_cards_refuses_what_is_no_card_mask(column):
+    """dokosim.dataset.cards decoded -1, 2**64-1 and floats without complaint."""
+    from dokosim.run.driver import DatasetError
+    frame = pl.DataFrame({"hand_0": column, "hand_1": [3], "hand_2": [5], "hand_3": [9]})
+    with pytest.raises(DatasetError, match="hand_0"):
+        dokosim.dataset.cards(frame)
+    with pytest.raises(DatasetError, match="DataFrame"):
+        dokosim.dataset.cards("data/run")
+
+
+def test_training_helpers_check_their_arrays():
+    from dokosim.train.fit import TrainError, heldout_rows, legal_mask
+    from dokosim.train.network import forward_numpy, weight_shapes
+    with pytest.raises(TrainError, match="legal"):
+        legal_mask(5)
+    with pytest.raises(TrainError, match="deal_id"):
+        heldout_rows(np.array([1.5, np.nan]), 0.1)
+    with pytest.raises(ValueError, match="hidden"):
+        weight_shapes(4, 10**12)
+    with pytest.raises(ValueError, match="weights"):
+        forward_numpy("w.npz", np.zeros((1, 4)))
+
+
+def test_public_signatures_fuzzed_end_in_dokosim_errors_only(tmp_path):
+    """issue 47's acceptance: the public functions of dokosim.dd, dokosim.dataset, dokosim.game
+    and dokosim.train called with hostile argument values (tests/fuzz/signature_fuzz.py, in a
+    subprocess): never a signal, never an exception that is not dokosim's."""
+    run = subprocess.run([sys.executable, str(ROOT / "tests" / "fuzz" / "signature_fuzz.py"), str(tmp_path), "2"],
+                         capture_output=True, text=True, timeout=1200)
+    assert run.returncode >= 0, f"killed by signal {-run.returncode}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "signature fuzz: done, 0 bad" in run.stdout
