@@ -430,48 +430,12 @@ def _say(quiet: bool, text: str):
         print(text, file=sys.stderr, flush=True)
 
 
-def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 512, learning_rate: float = 1e-3,
-        temperature: float = 1.0, value_weight: float = 0.1, holdout: float = 0.1, seed: int = 0,
-        max_rows: int | None = None, quiet: bool = False) -> dict:
-    """Fit the network player to the teacher's decisions in ``data_dir`` (see the module doc) and
-    write its weights to ``out`` (a ``.npz`` file) and the manifest beside it (``out`` with the
-    suffix ``.json``). ``hidden`` units per hidden layer; ``epochs`` passes over the training rows
-    in mini-batches of ``batch_size`` (Adam with ``learning_rate``); the policy's target is
-    ``softmax(values / temperature)`` over the legal kinds; ``value_weight`` weighs the value
-    head's squared error; ``holdout``, the fraction of the deals held out; ``seed``, the initial
-    weights and the batch order; ``max_rows``, read only the first rows. Unless ``quiet``, one
-    line per epoch on stderr. Returns the manifest (a dict, as written). Bad arguments, bad data,
-    an output that may not be written, or JAX missing: TrainError (a ValueError)."""
-    started = time.perf_counter()
-    _check_arguments(hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed, max_rows)
-    out = check_output(out)
-    parquet_files(data_dir)
-    try:
-        import jax
-        import jax.numpy as jnp
-        import optax
-    except ImportError:
-        raise TrainError(INSTALL_HINT) from None
-
-    data = load_data(data_dir, max_rows)
-    x, values, legal, choice, outcome = data["x"], data["values"], data["legal"], data["choice"], data["outcome"]
-    n_rows, n_features = x.shape
-    held = heldout_rows(data["deal_id"], holdout)
-    train_idx = np.flatnonzero(~held)
-    held_idx = np.flatnonzero(held)
-    if len(train_idx) == 0:
-        raise TrainError(f"holdout={holdout}: every one of the {n_rows} rows is held out; give a smaller "
-                         f"holdout or more deals")
-    deals = {"total": int(np.unique(data["deal_id"]).size),
-             "train": int(np.unique(data["deal_id"][train_idx]).size),
-             "heldout": int(np.unique(data["deal_id"][held_idx]).size)}
-    _say(quiet, f"read {n_rows:,} rows ({len(train_idx):,} to train, {len(held_idx):,} held out; {deals['total']:,} "
-                f"deals) of {n_features} features from {data['files']} file(s) in "
-                f"{time.perf_counter() - started:.1f} s")
-
-    rng = np.random.default_rng(seed)
-    mean, inv_std = _standardization(x, train_idx)
-    initial = _initial_weights(rng, n_features, hidden, float(np.mean(outcome[train_idx], dtype=np.float64)))
+def _model(jax, optax, learning_rate: float, value_weight: float, temperature: float):
+    """(optimizer, step, evaluate, forward): the network's forward pass, one Adam step on a
+    mini-batch's weighted loss (the policy's cross-entropy against ``softmax(values /
+    temperature)`` over the legal kinds, plus ``value_weight`` times the value head's squared
+    error) and the held-out evaluation, jitted."""
+    jnp = jax.numpy
     kinds = np.arange(N_KINDS, dtype=np.int32)
     vw = np.float32(value_weight)
     inv_temperature = np.float32(1.0 / temperature)
@@ -507,36 +471,116 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
         cross_entropy, squared, masked = row_losses(p, xb, vb, lb, ob, mu, scale)
         return cross_entropy, squared, jnp.argmax(masked, axis=-1)
 
-    forward_jit = jax.jit(forward)
+    return optimizer, step, evaluate, jax.jit(forward)
 
-    held_mask = legal_mask(legal[held_idx])
-    held_best = np.where(held_mask, values[held_idx], -np.inf).max(axis=1)
-    # a uniform pick among the legal kinds is counted right as the network's is: when its value
-    # reaches the best (the teacher's float32 values tie), so chance is n_best / n_legal per row
-    held_ties = (held_mask & (values[held_idx] >= held_best[:, None])).sum(axis=1)
-    chance = float(np.mean(held_ties / held_mask.sum(axis=1))) if len(held_idx) else None
+
+def _best_and_chance(values: np.ndarray, legal: np.ndarray):
+    """(each row's best legal value, the held-out accuracy of a uniform pick among the legal
+    kinds): a pick counts as right as the network's does, when its value reaches the best (the
+    teacher's float32 values tie), so chance is n_best / n_legal per row (None without rows)."""
+    mask = legal_mask(legal)
+    best = np.where(mask, values, -np.inf).max(axis=1)
+    ties = (mask & (values >= best[:, None])).sum(axis=1)
+    return best, (float(np.mean(ties / mask.sum(axis=1))) if len(values) else None)
+
+
+def _heldout_metrics(evaluate, p, standardize, data: dict, held_idx: np.ndarray, held_best: np.ndarray,
+                     value_weight: float) -> dict | None:
+    """The held-out metrics of the weights ``p`` (``standardize`` = (mean, 1 / std) of the
+    inputs): losses, accuracy (the pick's value reaches the best) and agreement with the
+    teacher's choice, evaluated EVAL_CHUNK rows at a time; None without held-out rows."""
+    if len(held_idx) == 0:
+        return None
+    x, values, legal, outcome, choice = data["x"], data["values"], data["legal"], data["outcome"], data["choice"]
+    mu, scale = standardize
+    sums = np.zeros(4)
+    for start in range(0, len(held_idx), EVAL_CHUNK):
+        rows = held_idx[start:start + EVAL_CHUNK]
+        n = len(rows)
+        padded = np.concatenate([rows, np.full(EVAL_CHUNK - n, rows[0])]) if n < EVAL_CHUNK else rows
+        cross_entropy, squared, predicted = evaluate(p, x[padded], values[padded], legal[padded], outcome[padded],
+                                                     mu, scale)
+        predicted = np.asarray(predicted)[:n]
+        best = held_best[start:start + n]
+        sums += (np.asarray(cross_entropy, dtype=np.float64)[:n].sum(),
+                 np.asarray(squared, dtype=np.float64)[:n].sum(),
+                 np.count_nonzero(values[rows, predicted] >= best),
+                 np.count_nonzero(predicted == choice[rows]))
+    policy, mse, accuracy, agreement = sums / len(held_idx)
+    return {"heldout_loss": float(policy + value_weight * mse), "heldout_policy_loss": float(policy),
+            "heldout_value_mse": float(mse), "heldout_accuracy": float(accuracy),
+            "heldout_choice_agreement": float(agreement)}
+
+
+def _epoch_line(epoch: int, epochs: int, train_loss: float, metrics: dict | None, seconds: float) -> str:
+    """The progress line of one epoch."""
+    if metrics is None:
+        return f"epoch {epoch}/{epochs}: train loss {train_loss:.4f} (no held-out rows), {seconds:.1f} s"
+    return (f"epoch {epoch}/{epochs}: train loss {train_loss:.4f}, held-out loss {metrics['heldout_loss']:.4f} "
+            f"(policy {metrics['heldout_policy_loss']:.4f}, value mse {metrics['heldout_value_mse']:.3f}), accuracy "
+            f"{metrics['heldout_accuracy']:.4f}, agrees with choice {metrics['heldout_choice_agreement']:.4f}, "
+            f"{seconds:.1f} s")
+
+
+def _write_json(path: Path, document: dict) -> None:
+    """``document`` as JSON at ``path``, whole or not at all (a temporary file renamed)."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.write_text(json.dumps(document, indent=2) + "\n")
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 512, learning_rate: float = 1e-3,
+        temperature: float = 1.0, value_weight: float = 0.1, holdout: float = 0.1, seed: int = 0,
+        max_rows: int | None = None, quiet: bool = False) -> dict:
+    """Fit the network player to the teacher's decisions in ``data_dir`` (see the module doc) and
+    write its weights to ``out`` (a ``.npz`` file) and the manifest beside it (``out`` with the
+    suffix ``.json``). ``hidden`` units per hidden layer; ``epochs`` passes over the training rows
+    in mini-batches of ``batch_size`` (Adam with ``learning_rate``); the policy's target is
+    ``softmax(values / temperature)`` over the legal kinds; ``value_weight`` weighs the value
+    head's squared error; ``holdout``, the fraction of the deals held out; ``seed``, the initial
+    weights and the batch order; ``max_rows``, read only the first rows. Unless ``quiet``, one
+    line per epoch on stderr. Returns the manifest (a dict, as written). Bad arguments, bad data,
+    an output that may not be written, or JAX missing: TrainError (a ValueError)."""
+    started = time.perf_counter()
+    _check_arguments(hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed, max_rows)
+    out = check_output(out)
+    parquet_files(data_dir)
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ImportError:
+        raise TrainError(INSTALL_HINT) from None
+
+    data = load_data(data_dir, max_rows)
+    x, values, legal, outcome = data["x"], data["values"], data["legal"], data["outcome"]
+    n_rows, n_features = x.shape
+    held = heldout_rows(data["deal_id"], holdout)
+    train_idx = np.flatnonzero(~held)
+    held_idx = np.flatnonzero(held)
+    if len(train_idx) == 0:
+        raise TrainError(f"holdout={holdout}: every one of the {n_rows} rows is held out; give a smaller "
+                         f"holdout or more deals")
+    deals = {"total": int(np.unique(data["deal_id"]).size),
+             "train": int(np.unique(data["deal_id"][train_idx]).size),
+             "heldout": int(np.unique(data["deal_id"][held_idx]).size)}
+    _say(quiet, f"read {n_rows:,} rows ({len(train_idx):,} to train, {len(held_idx):,} held out; {deals['total']:,} "
+                f"deals) of {n_features} features from {data['files']} file(s) in "
+                f"{time.perf_counter() - started:.1f} s")
+
+    rng = np.random.default_rng(seed)
+    mean, inv_std = _standardization(x, train_idx)
+    initial = _initial_weights(rng, n_features, hidden, float(np.mean(outcome[train_idx], dtype=np.float64)))
+    optimizer, step, evaluate, forward_jit = _model(jax, optax, learning_rate, value_weight, temperature)
+
+    held_best, chance = _best_and_chance(values[held_idx], legal[held_idx])
 
     def measure(p, mu, scale) -> dict | None:
         """The held-out metrics of the weights ``p``."""
-        if len(held_idx) == 0:
-            return None
-        sums = np.zeros(4)
-        for start in range(0, len(held_idx), EVAL_CHUNK):
-            rows = held_idx[start:start + EVAL_CHUNK]
-            n = len(rows)
-            padded = np.concatenate([rows, np.full(EVAL_CHUNK - n, rows[0])]) if n < EVAL_CHUNK else rows
-            cross_entropy, squared, predicted = evaluate(p, x[padded], values[padded], legal[padded],
-                                                         outcome[padded], mu, scale)
-            predicted = np.asarray(predicted)[:n]
-            best = held_best[start:start + n]
-            sums += (np.asarray(cross_entropy, dtype=np.float64)[:n].sum(),
-                     np.asarray(squared, dtype=np.float64)[:n].sum(),
-                     np.count_nonzero(values[rows, predicted] >= best),
-                     np.count_nonzero(predicted == choice[rows]))
-        policy, mse, accuracy, agreement = sums / len(held_idx)
-        return {"heldout_loss": float(policy + value_weight * mse), "heldout_policy_loss": float(policy),
-                "heldout_value_mse": float(mse), "heldout_accuracy": float(accuracy),
-                "heldout_choice_agreement": float(agreement)}
+        return _heldout_metrics(evaluate, p, (mu, scale), data, held_idx, held_best, value_weight)
 
     cpu = jax.devices("cpu")[0]
     history = []
@@ -571,13 +615,7 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
             metrics = measure(params, mu, scale)
             seconds = time.perf_counter() - epoch_start
             history.append({"epoch": epoch, "train_loss": train_loss, **(metrics or {}), "seconds": round(seconds, 3)})
-            if metrics is None:
-                _say(quiet, f"epoch {epoch}/{epochs}: train loss {train_loss:.4f} (no held-out rows), {seconds:.1f} s")
-            else:
-                _say(quiet, f"epoch {epoch}/{epochs}: train loss {train_loss:.4f}, held-out loss "
-                            f"{metrics['heldout_loss']:.4f} (policy {metrics['heldout_policy_loss']:.4f}, value mse "
-                            f"{metrics['heldout_value_mse']:.3f}), accuracy {metrics['heldout_accuracy']:.4f}, "
-                            f"agrees with choice {metrics['heldout_choice_agreement']:.4f}, {seconds:.1f} s")
+            _say(quiet, _epoch_line(epoch, epochs, train_loss, metrics, seconds))
 
         weights = _fold({key: np.asarray(value) for key, value in params.items()}, mean, inv_std)
         plain = {key: jnp.asarray(value) for key, value in weights.items()}
@@ -627,12 +665,7 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
         "wall_seconds": round(time.perf_counter() - started, 3),
     }
     path = manifest_path(out)
-    temporary = path.with_name(f".{path.name}.tmp")
-    try:
-        temporary.write_text(json.dumps(manifest, indent=2) + "\n")
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    _write_json(path, manifest)
     if final is not None:
         _say(quiet, f"held-out accuracy {final['heldout_accuracy']:.4f} (chance {chance:.4f}), agrees with the "
                     f"teacher's choice {final['heldout_choice_agreement']:.4f}; wrote {out} and {path} in "
