@@ -45,6 +45,11 @@ def targets(work: Path) -> dict:
     from dokosim.game import cards as game_cards
     from dokosim.game import game
     from dokosim.run import dataset
+    from dokosim.dd import solve_deals as solve_deals_mod
+    from dokosim.dd import value_deals as value_deals_mod
+    from dokosim.game import agents as agents_mod
+    from dokosim.game import openspiel as openspiel_mod
+    from dokosim.game import rl, vector
     from dokosim.train import data, fit, network
     record = json.loads((Path(__file__).resolve().parents[2] / "examples" / "records.jsonl").read_text().splitlines()[0])
     cut = {**record, "play": record["play"][:40]}
@@ -72,6 +77,23 @@ def targets(work: Path) -> dict:
         "action_name": (game.action_name, {"action": 3}),
         "action_id": (game.action_id, {"text": "QC"}),
         "Game": (game.Game, {}),
+        "solve_deals": (solve_deals_mod.solve_deals, {"deals": 1, "node_limit": 200, "contracts": ["normal"]}),
+        "value_deals": (value_deals_mod.value_deals, {"deals": 1, "node_limit": 200}),
+        "VectorGame": (vector.VectorGame, {"n": 2}),
+        "VectorGame.step": (vector.VectorGame(2, observation=None).step, {"actions": np.zeros(2, np.int64)}),
+        "VectorGame.observe": (vector.VectorGame(2, observation=None).observe, {}),
+        "Agent": (agents_mod.Agent, {"name": "random"}),
+        "Agent.act": (agents_mod.Agent("random").act, {"game": game.Game()}),
+        "play_deals": (agents_mod.play_deals, {"deals": 1, "seed": 1, "rules": "ddv", "names": ["random"] * 4}),
+        "register_agent": (agents_mod.register_agent, {"name": "fuzz_agent", "agent": agents_mod.LowestCard}),
+        "python_agent": (agents_mod.python_agent, {"name": "fuzz_agent"}),
+        "reads_hidden": (agents_mod.reads_hidden, {"name": "fuzz_agent"}),
+        "opponent_seats": (rl.opponent_seats, {}),
+        "DoppelkopfEnv": (rl.DoppelkopfEnv, {}),
+        "DoppelkopfParallelEnv": (rl.DoppelkopfParallelEnv, {}),
+        "DoppelkopfEnv.reset": (rl.DoppelkopfEnv().reset, {}),
+        "DoppelkopfGame": (openspiel_mod.DoppelkopfGame, {"params": {"deals": 4}}),
+        "DoppelkopfObserver": (openspiel_mod.DoppelkopfObserver, {}),
         "heldout_rows": (fit.heldout_rows, {"deal_id": np.arange(5), "holdout": 0.1}),
         "legal_mask": (fit.legal_mask, {"legal": np.array([3, 5])}),
         "parquet_files": (fit.parquet_files, {"data_dir": str(ds)}),
