@@ -195,3 +195,12 @@ def test_environments_check_their_arguments_at_construction():
         env.reset(seed="x")
     env.reset()
     assert env.infos[env.agents[0]]["seed"] == 3
+
+
+def test_a_tournament_with_python_agents_refuses_more_deals_than_play_deals_takes():
+    """Refused before the first seating plays, not when the first Python seating reaches play_deals."""
+    from dokosim.game.agents import MAX_PLAY_DEALS, LowestCard, register_agent
+    from dokosim.run.tournament import tournament
+    register_agent("lowest_card_47b", LowestCard)
+    with pytest.raises(ValueError, match="^deals=.* with Python agents"):
+        tournament(["lowest_card_47b", "random"], deals=MAX_PLAY_DEALS + 1, quiet=True)
