@@ -102,3 +102,105 @@ def test_public_signatures_fuzzed_end_in_dokosim_errors_only(tmp_path):
     assert run.returncode >= 0, f"killed by signal {-run.returncode}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "signature fuzz: done, 0 bad" in run.stdout
+
+
+def test_play_deals_refuses_a_huge_deal_count_at_once():
+    """play_deals(2**31, ...) started playing 2**31 deals through Game (the earlier fuzz never ended)."""
+    import time
+
+    from dokosim.game.agents import MAX_PLAY_DEALS, play_deals
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^deals=2147483648 is not valid"):
+        play_deals(2**31, 1, "ddv", ["random"] * 4)
+    with pytest.raises(ValueError, match=r"^deals="):
+        play_deals(MAX_PLAY_DEALS + 1, 1, "ddv", ["random"] * 4)
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("kwargs,name", [({"first": 2**62 - 1, "deals": 2}, "first"), ({"seed": -1}, "seed"),
+                                         ({"names": ["random"] * 3}, "names"),
+                                         ({"names": [["random"]] * 4}, r"names\[0\]"),
+                                         ({"params": {0: 5}}, "params"), ({"rules": "no such"}, "rules")])
+def test_play_deals_checks_its_arguments_before_a_deal(kwargs, name):
+    from dokosim.game.agents import play_deals
+    args = {"deals": 1, "seed": 1, "rules": "ddv", "names": ["random"] * 4, **kwargs}
+    with pytest.raises(ValueError, match=f"^{name}"):
+        play_deals(**args)
+
+
+@pytest.mark.parametrize("fn", ["Agent", "python_agent", "reads_hidden"])
+def test_a_player_name_that_is_no_string_is_refused(fn):
+    """A list or an array as a name was looked up as a dict key: TypeError."""
+    from dokosim.game import agents
+    with pytest.raises(ValueError, match=r"^name=\['random'\] is not valid"):
+        getattr(agents, fn)(["random"])
+
+
+def test_the_openspiel_deal_count_is_bounded():
+    """deals=2**31 went to GameInfo and a chance_outcomes list of 2**31 entries."""
+    openspiel = pytest.importorskip("dokosim.game.openspiel")
+    with pytest.raises(ValueError, match=r"^deals=2147483648 is not valid"):
+        openspiel.DoppelkopfGame({"deals": 2**31})
+    for params, name in (("seed=1", "params"), ({"calls": "no"}, "calls"), ({"rules": 5}, "rules"),
+                         ({"seed": -1}, "seed")):
+        with pytest.raises(ValueError, match=f"^{name}="):
+            openspiel.DoppelkopfGame(params)
+    with pytest.raises(ValueError, match="^information_state="):
+        openspiel.DoppelkopfObserver("yes")
+
+
+@pytest.mark.parametrize("fn", ["solve_deals", "value_deals"])
+@pytest.mark.parametrize("kwargs,name", [({"node_limit": -1}, "node_limit"), ({"node_limit": 10**13}, "node_limit"),
+                                         ({"node_limit": 2.5}, "node_limit"), ({"out": 5}, "out"),
+                                         ({"out": "é" * 300}, "out"), ({"contracts": 5}, "contracts"),
+                                         ({"quiet": "no"}, "quiet"), ({"deals": 10**8}, "deals")])
+def test_solving_deals_checks_its_arguments_before_any_work(fn, kwargs, name):
+    """node_limit is left out of the fuzz (a valid one may rightly take minutes): its refusals here."""
+    from dokosim.dd.solve_deals import solve_deals
+    from dokosim.dd.value_deals import value_deals
+    call = {"solve_deals": solve_deals, "value_deals": value_deals}[fn]
+    with pytest.raises(ValueError, match=f"^{name}="):
+        call(**{"deals": 1, **kwargs})
+
+
+def test_vector_game_observe_and_calls_are_checked():
+    """observe(rows=[1.5]) cast the row silently, observe(dtype="x") raised TypeError."""
+    from dokosim.game.vector import MAX_ROWS, VectorGame
+    with pytest.raises(ValueError, match=r"^n=2147483648 is not valid"):
+        VectorGame(2**31)
+    with pytest.raises(ValueError, match=r"^n="):
+        VectorGame(MAX_ROWS + 1)
+    with pytest.raises(ValueError, match="^calls="):
+        VectorGame(2, calls="no")
+    vec = VectorGame(2, observation=None)
+    for rows in ([1.5], [0, 2], [[0]], "0", {0: 1}):
+        with pytest.raises(ValueError, match="^rows="):
+            vec.observe(rows=rows)
+    for dtype in ("x", 5, np.int64, None):
+        with pytest.raises(ValueError, match="^dtype="):
+            vec.observe(dtype=dtype)
+    assert vec.observe(rows=[1], dtype=np.uint8).shape[0] == 1
+
+
+def test_environments_check_their_arguments_at_construction():
+    """seed, calls and rules were first used at reset; a bad reset seed replaced the current one."""
+    pytest.importorskip("pettingzoo")
+    from dokosim.game.rl import DoppelkopfEnv, DoppelkopfParallelEnv
+    for cls in (DoppelkopfEnv, DoppelkopfParallelEnv):
+        for kwargs, name in (({"seed": -1}, "seed"), ({"calls": "no"}, "calls"), ({"rules": "no such"}, "rules")):
+            with pytest.raises(ValueError, match=f"^{name}"):
+                cls(**kwargs)
+    env = DoppelkopfEnv(seed=3)
+    with pytest.raises(ValueError, match="^seed="):
+        env.reset(seed="x")
+    env.reset()
+    assert env.infos[env.agents[0]]["seed"] == 3
+
+
+def test_a_tournament_with_python_agents_refuses_more_deals_than_play_deals_takes():
+    """Refused before the first seating plays, not when the first Python seating reaches play_deals."""
+    from dokosim.game.agents import MAX_PLAY_DEALS, LowestCard, register_agent
+    from dokosim.run.tournament import tournament
+    register_agent("lowest_card_47b", LowestCard)
+    with pytest.raises(ValueError, match="^deals=.* with Python agents"):
+        tournament(["lowest_card_47b", "random"], deals=MAX_PLAY_DEALS + 1, quiet=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from ..engine.cards import SOLO_KINDS
-from ..validation import SimulationError, check_int, check_seed
+from ..validation import SimulationError, check_bool, check_int, check_path_value, check_seed, shown
 
 CONTRACTS = ("normal", *[f"{k}_solo" for k in SOLO_KINDS])
 MAX_SOLVE_DEALS = 10_000_000
@@ -64,8 +64,12 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     seed = check_seed(seed, SolveDealsError)
     declarer = check_int("declarer", declarer, 0, 3, SolveDealsError, "a seat 0-3")
     node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
-    if not isinstance(exact, bool):
-        raise SolveDealsError(f"exact={exact!r} is not valid: True or False")
+    exact = check_bool("exact", exact, SolveDealsError)
+    if out is not None:  # a path checked before any work (a number, bytes or an over-long name: TypeError, OSError)
+        out = check_path_value("out", out, SolveDealsError)
+    check_bool("quiet", quiet, SolveDealsError)
+    if contracts is not None and not isinstance(contracts, (list, tuple)):
+        raise SolveDealsError(f"contracts={shown(contracts)} is not valid: a list of contract names ({', '.join(CONTRACTS)})")
     first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)
     chunk = check_int("chunk", chunk, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
     rules = rules_from_object(rules)

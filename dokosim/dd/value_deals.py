@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..validation import check_int, check_seed
+from ..validation import check_bool, check_int, check_path_value, check_seed, shown
 from .solve_deals import CONTRACTS, MAX_SOLVE_DEALS, SETTINGS, SolveDealsError, allowed_contracts
 
 COLUMNS = ("deal_id", "contract", "declarer", "re_mask", "band", "band_lo", "band_hi", "winner", "value_re",
@@ -54,7 +54,12 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
     first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)
     chunk = check_int("chunk", chunk, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
-    if bands not in ("value", "all"):
+    if out is not None:  # a path checked before any work (a number, bytes or an over-long name: TypeError, OSError)
+        out = check_path_value("out", out, SolveDealsError)
+    check_bool("quiet", quiet, SolveDealsError)
+    if not isinstance(contracts, (list, tuple)):
+        raise SolveDealsError(f"contracts={shown(contracts)} is not valid: a list of contract names ({', '.join(CONTRACTS)})")
+    if not isinstance(bands, str) or bands not in ("value", "all"):
         raise SolveDealsError(f"bands={bands!r} is not valid: 'value' (the edges the score uses without calls) or 'all'")
     rules = rules_from_object(rules)
     if rules.five_players or rules.bock:

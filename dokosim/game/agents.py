@@ -18,8 +18,8 @@ import polars as pl
 
 from ..engine.game_state import G_PHASE as _G_PHASE
 from ..engine.game_state import PH_TERMINAL as _PH_TERMINAL
-from ..validation import where_raised
-from .game import Game, GameError
+from ..validation import check_int, check_seed, shown, where_raised
+from .game import Game, GameError, deal_rules
 
 AGENT_ENTRY_POINT_GROUP = "dokosim.agents"
 _PYTHON_AGENTS: dict[str, object] = {}  # name -> a class (called once per seat) or an instance
@@ -35,6 +35,16 @@ class AgentError(GameError):
     """A Python agent failed during a run: it answered an action that is not legal."""
 
 
+MAX_PLAY_DEALS = 10**8  # deals per play_deals call (through Game in Python: about a day at 1 ms a deal)
+
+
+def _check_name(name, what: str = "name") -> str:
+    """``name`` if it is a non-empty string (a list or an array was looked up as a dict key: TypeError)."""
+    if not isinstance(name, str) or not name:
+        raise GameError(f"{what}={shown(name)} is not valid: a player's name (a non-empty string)")
+    return name
+
+
 class Agent:
     """A compiled strategy (``"random"``, ``"simple"``, ``"heuristic"``, ``"pimc"`` or a
     registered plug-in) choosing in a ``Game``: ``Agent("pimc", samples=40).act(game)``.
@@ -47,6 +57,7 @@ class Agent:
 
     def __init__(self, name: str, **params):
         from ..loop.registry import resolve, strategy_table
+        _check_name(name)
         self.strategy = resolve(name, params)
         self.name = name
         self._table, _ = strategy_table([self.strategy])
@@ -93,6 +104,7 @@ class LowestCard:
 def register_agent(name: str, agent) -> None:
     """Make a Python agent (a class whose instances have ``act``, or such an instance) available
     to tournaments as ``name``."""
+    _check_name(name)
     if not callable(getattr(agent, "act", None)):
         raise GameError(f"agent {name!r}: {agent!r} has no act(observation, legal_actions) method")
     if name in RESERVED_NAMES:
@@ -122,6 +134,7 @@ def python_agent(name: str):
     """The Python agent registered (or declared as an entry point) as ``name``, or None.
     ``dd_oracle`` (``dd.oracle.DDOracle``, which reads every hand) is built in: an entry point of
     dokosim's own distribution."""
+    _check_name(name)
     if name in _PYTHON_AGENTS:
         return _PYTHON_AGENTS[name]
     for ep in entry_points(group=AGENT_ENTRY_POINT_GROUP):
@@ -155,7 +168,21 @@ def play_deals(deals: int, seed: int, rules, names: list[str], params: dict[int,
     """Deals first .. first + deals - 1 of ``seed`` played through Game with ``names[s]`` at seat
     s (Python agents and compiled strategies), dealer deal_id % 4 as the simulator deals them.
     Returns deal_id, the hands as dealt, contract, declarer, re_mask, eyes_re, winner,
-    game_value and score_0..3 (a subset of simulate's columns, same names)."""
+    game_value and score_0..3 (a subset of simulate's columns, same names). Every argument is
+    checked before a deal is played: ``deals`` 1 to ``MAX_PLAY_DEALS``, ``first`` + ``deals`` within
+    the deal ids (2**62)."""
+    deals = check_int("deals", deals, 1, MAX_PLAY_DEALS, GameError)
+    seed = check_seed(seed, GameError)
+    first = check_int("first", first, 0, 2**62 - deals, GameError,
+                      "an integer from 0 to 2**62-deals (deal ids are below 2**62)")
+    rules = deal_rules(rules, "play_deals plays single deals")
+    if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)) or len(names) != 4:
+        raise GameError(f"names={shown(names)} is not valid: a list of four player names (seats 0-3)")
+    for s, name in enumerate(names):
+        _check_name(name, f"names[{s}]")
+    if params is not None and (not isinstance(params, dict) or any(
+            not isinstance(p, dict) or not all(isinstance(k, str) for k in p) for p in params.values())):
+        raise GameError(f"params={shown(params)} is not valid: None or a dict {{seat: {{parameter: value}}}}")
     params = params or {}
     seats = []
     for s, name in enumerate(names):

@@ -13,6 +13,8 @@ outcomes), ``rules`` (a preset name), ``calls`` (bool).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 try:
@@ -20,10 +22,12 @@ try:
 except ImportError as exc:  # the optional extra is not installed
     raise ImportError("dokosim.game.openspiel needs OpenSpiel: pip install 'dokosim[openspiel]'") from exc
 
-from .game import ACTION_NAMES, INFO_STATE_LEN, N_ACTIONS, OBSERVATION_LEN, Game
+from ..validation import check_bool, check_int, check_seed, shown
+from .game import ACTION_NAMES, INFO_STATE_LEN, N_ACTIONS, OBSERVATION_LEN, Game, GameError, deal_rules
 
 SHORT_NAME = "python_doppelkopf"
 MAX_SCORE = 200  # a bound on any seat's score in a deal without bock (the game value, tripled for a soloist)
+MAX_CHANCE_DEALS = 1 << 20  # the chance node's outcomes (chance_outcomes lists each deal id)
 MAX_GAME_LENGTH = 4 + 9 + 4 * 48 + 48  # reservations, a poverty's exchange, a call round per card, cards
 DEFAULT_PARAMS = {"seed": 0, "deals": 1024, "rules": "ddv", "calls": True}
 
@@ -48,11 +52,16 @@ class DoppelkopfGame(pyspiel.Game):
     """The game: its parameters and its initial state (a chance node over the deal ids)."""
 
     def __init__(self, params=None):
+        if params is not None and not isinstance(params, Mapping):
+            raise GameError(f"params={shown(params)} is not valid: None or a dict of {', '.join(DEFAULT_PARAMS)}")
         params = {**DEFAULT_PARAMS, **(params or {})}
-        self.seed, self.deals = int(params["seed"]), int(params["deals"])
-        self.rules, self.calls = str(params["rules"]), bool(params["calls"])
-        if self.deals < 1:
-            raise ValueError(f"deals={self.deals} is not valid: at least 1")
+        # checked before pyspiel sees them: chance_outcomes lists every deal id, GameInfo takes a C int
+        self.seed = check_seed(params["seed"], GameError)
+        self.deals = check_int("deals", params["deals"], 1, MAX_CHANCE_DEALS, GameError)
+        if not isinstance(params["rules"], str):
+            raise GameError(f"rules={shown(params['rules'])} is not valid: a rules preset name")
+        deal_rules(params["rules"], "an OpenSpiel game is one deal of four")
+        self.rules, self.calls = params["rules"], check_bool("calls", params["calls"], GameError)
         info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=self.deals, num_players=4,
                                 min_utility=-MAX_SCORE, max_utility=MAX_SCORE, utility_sum=0.0,
                                 max_game_length=MAX_GAME_LENGTH)
@@ -127,7 +136,7 @@ class DoppelkopfObserver:
     ``information_state_tensor(player)``, as OpenSpiel's observer (zeros before the deal)."""
 
     def __init__(self, information_state: bool = False):
-        self.information_state = information_state
+        self.information_state = check_bool("information_state", information_state, GameError)
         self.tensor = np.zeros(INFO_STATE_LEN if information_state else OBSERVATION_LEN, np.float32)
         self.dict = {"information_state" if information_state else "observation": self.tensor}
 

@@ -32,6 +32,7 @@ try:
 except ImportError as exc:  # the optional extra is not installed
     raise ImportError("dokosim.game.rl needs PettingZoo: pip install 'dokosim[rl]'") from exc
 
+from ..validation import check_bool, check_seed
 from .game import N_ACTIONS, OBSERVATION_LEN, Game, GameError
 
 AGENTS = tuple(f"player_{s}" for s in range(4))
@@ -79,6 +80,10 @@ class _Deal:
 
     def __init__(self, rules, seed, calls, opponents):
         from .agents import Agent
+        from .game import deal_rules
+        rules = deal_rules(rules, "an environment plays single deals")  # checked here, not at the first reset
+        seed = check_seed(seed, GameError)
+        calls = check_bool("calls", calls, GameError)
         self.rules, self.calls, self.seed = rules, calls, seed
         self.opponents = {s: Agent(name) for s, name in opponent_seats(opponents).items()}
         self.agents = [AGENTS[s] for s in range(4) if s not in self.opponents]
@@ -86,8 +91,8 @@ class _Deal:
         self.game: Game | None = None
 
     def new(self, seed: int | None) -> Game:
-        if seed is not None:
-            self.seed, self.deal_id = seed, 0
+        if seed is not None:  # checked before it replaces the current seed
+            self.seed, self.deal_id = check_seed(seed, GameError), 0
         else:
             self.deal_id += 1
         self.game = Game(rules=self.rules, seed=self.seed, deal_id=self.deal_id, calls=self.calls)

@@ -19,6 +19,7 @@ import numpy as np
 from ..engine import game_state as gs
 from ..engine import vector_game as vg
 from ..engine.rng import RNG_LEN
+from ..validation import check_bool, shown
 from .game import ACTION_NAMES, N_ACTIONS, OBSERVATION_LEN, Game, GameError, check_out_array, deal_rules
 
 OBSERVATIONS = ("float32", "uint8", None)
@@ -130,6 +131,7 @@ class VectorGame:
         for name, value in (("seed", seed), ("first_deal_id", first_deal_id)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**62:
                 raise GameError(f"{name}={value!r} is not valid: an integer from 0 to 2**62-1")
+        check_bool("calls", calls, GameError)
         if observation not in OBSERVATIONS:
             raise GameError(f"observation={observation!r} is not valid: 'float32', 'uint8' or None")
         if legal not in LEGAL_FORMS:
@@ -194,12 +196,23 @@ class VectorGame:
         """The observation of the player to act in each of ``rows`` (row indices; all rows when
         None), as float32 (``dtype=np.float32``) or uint8 (``np.uint8``, ``expand`` turns it into
         the float32 tensor), written into ``out`` (len(rows) x OBSERVATION_LEN) when given."""
-        rows = np.arange(self.n, dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
-        if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= self.n)):
-            raise GameError(f"rows must be row indices 0 to {self.n - 1}")
-        dtype = np.dtype(dtype)
-        if dtype not in (np.float32, np.uint8):
-            raise GameError(f"dtype={dtype} is not valid: float32 or uint8")
+        if rows is None:
+            rows = np.arange(self.n, dtype=np.int64)
+        else:  # integers only: a float row (1.5, nan) was cast silently, an object array raised TypeError
+            given = np.asarray(rows) if isinstance(rows, (list, tuple, np.ndarray)) else None
+            if given is not None and given.size == 0:
+                given = given.astype(np.int64)
+            if (given is None or given.ndim != 1 or given.dtype.kind not in "iu"
+                    or (given.size and (given.min() < 0 or given.max() >= self.n))):
+                raise GameError(f"rows={shown(rows)} is not valid: a 1-d list or array of row indices 0 to {self.n - 1}")
+            rows = np.ascontiguousarray(given, dtype=np.int64)
+        try:
+            kind = np.dtype(dtype) if isinstance(dtype, (type, np.dtype, str)) else None
+        except TypeError:
+            kind = None
+        if kind not in (np.float32, np.uint8):
+            raise GameError(f"dtype={shown(dtype)} is not valid: np.float32 or np.uint8")
+        dtype = kind
         shape = (rows.size, OBSERVATION_LEN)
         if out is None:
             out = np.zeros(shape, dtype)

@@ -273,7 +273,7 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     else:
         raise invalid("strategies", strategies, "2 or 4 strategy names: a list or 'a,b'", TournamentError)
     plan = seatings(len(names))
-    from ..game.agents import python_agent, reads_hidden
+    from ..game.agents import MAX_PLAY_DEALS, python_agent, reads_hidden
     for name in dict.fromkeys(names):
         if python_agent(name) is None:
             param_specs(name)  # an unknown strategy is named as such first
@@ -295,6 +295,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     rules = rules_from_object(rules)
     conditions = parse_conditions(hands, where, where_path, rules)  # checked before the first seating plays
     conditioned = hands is not None or where is not None or where_path is not None
+    if deals > MAX_PLAY_DEALS and any(python_agent(n) is not None for n in names):  # refused before any seating plays
+        raise TournamentError(f"deals={deals:,} is not valid with Python agents: at most {MAX_PLAY_DEALS:,} "
+                              "(their seatings are played through Game)")
     if conditioned and any(python_agent(n) is not None for n in names):
         raise TournamentError("conditions (hands, where, where_path) are not available with Python agents "
                               "yet: their seatings are played through Game")
