@@ -194,8 +194,8 @@ def _position(record, from_start: bool) -> tuple[dict | None, int | None, dict |
     return detail, None if n == 4 * int(detail["packed"].rules.hand_size) else n, None
 
 
-def _solved(solver: Solver | None, node_limit: int | None, state, search: str):
-    """``solver``'s (a new Solver when None) ``search`` method (card_values or score_values) on
+def _solved(solver: Solver | None, node_limit: int | None, state, search):
+    """``solver``'s (a new Solver when None) method ``search`` (Solver.card_values or score_values) on
     ``state`` with ``node_limit`` nodes (None: the solver's own limit), the solver's limit restored
     after."""
     solver = solver or Solver()
@@ -204,7 +204,7 @@ def _solved(solver: Solver | None, node_limit: int | None, state, search: str):
         solver.node_limit = node_limit
     try:
         solver.load(state)
-        return getattr(solver, search)()
+        return search(solver)
     finally:
         solver.node_limit = saved
 
@@ -264,7 +264,7 @@ def solve(record, from_start: bool = False, solver: Solver | None = None, node_l
             reaches[str(t)] = eyes >= t
         return {"ok": True, "complete": True, "cards_played": _played(detail), "to_move": None, "eyes_re": eyes,
                 "re_reaches": reaches}
-    solved = _solved(solver, node_limit, detail["state"], "card_values")
+    solved = _solved(solver, node_limit, detail["state"], Solver.card_values)
     to_move = _to_move(detail)
     if solved is None:
         return {"ok": True, "complete": False, "cards_played": n, "to_move": to_move, "eyes_re": None,
@@ -393,7 +393,7 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
         value = int(res[RES_VALUE])
         return {"ok": True, "complete": True, "cards_played": _played(detail), "to_move": None,
                 "value_re": -value if int(res[RES_WINNER]) == 1 else value}
-    solved = _solved(solver, int(node_limit), detail["state"], "score_values")
+    solved = _solved(solver, int(node_limit), detail["state"], Solver.score_values)
     out = {"ok": True, "complete": False, "cards_played": n, "to_move": _to_move(detail)}
     if solved is None:
         return {**out, "value_re": None, "card_values": None, "over_node_limit": True}

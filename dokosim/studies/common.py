@@ -69,7 +69,6 @@ def type_mask(*names: str) -> int:
 
 
 RANK_MASK = {r: type_mask(*[r + s for s in "CSHD"]) for r in "ATKQJ9"}
-SUIT_MASK = {s: type_mask(*[r + s for r in "ATKQJ9"]) for s in "CSHD"}
 
 # What the soloist counts as top trumps (docs/studies.md): TH and the queens in a
 # suit solo, the black queens in a queens solo, the black jacks in a jacks solo,
