@@ -155,11 +155,6 @@ def check_number(name: str, value, lo: float, hi: float, integer: bool = False,
     return x
 
 
-def check_probability(name: str, value, error: type[ValueError] = SimulationError) -> float:
-    """A probability: a number from 0 to 1."""
-    return check_number(name, value, 0.0, 1.0, error=error)
-
-
 def describe_range(lo: float, hi: float, integer: bool = False) -> str:
     """What ``check_number`` accepts, in words: "a number from 0 to 1"."""
     def show(x):

@@ -61,8 +61,8 @@ RUNS = {
 def _solver_rows():
     """The solver's rows: solve --deals (exact eyes, every contract) and value --deals (bands),
     without the one column that is not a function of (seed, deal_id) (``ms``)."""
-    from dokosim.dd.solve_deals import solve_deals
-    from dokosim.dd.value_deals import value_deals
+    from dokosim.dd.deal_solves import solve_deals
+    from dokosim.dd.deal_solves import value_deals
     import polars as pl
     solved = solve_deals(30, seed=17, exact=True, node_limit=2_000_000)
     valued = value_deals(20, seed=18, node_limit=2_000_000).drop("ms")

@@ -156,8 +156,8 @@ def test_the_openspiel_deal_count_is_bounded():
                                          ({"quiet": "no"}, "quiet"), ({"deals": 10**8}, "deals")])
 def test_solving_deals_checks_its_arguments_before_any_work(fn, kwargs, name):
     """node_limit is left out of the fuzz (a valid one may rightly take minutes): its refusals here."""
-    from dokosim.dd.solve_deals import solve_deals
-    from dokosim.dd.value_deals import value_deals
+    from dokosim.dd.deal_solves import solve_deals
+    from dokosim.dd.deal_solves import value_deals
     call = {"solve_deals": solve_deals, "value_deals": value_deals}[fn]
     with pytest.raises(ValueError, match=f"^{name}="):
         call(**{"deals": 1, **kwargs})

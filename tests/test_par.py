@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dokosim
-from dokosim.dd.solve_deals import solve_deals
+from dokosim.dd.deal_solves import solve_deals
 from test_five_player_records import as_five_players
 
 DEALS = 3

@@ -4,7 +4,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dokosim.dd.solve_deals import solve_deals
+from dokosim.dd.deal_solves import solve_deals
 from dokosim.studies import par
 
 
@@ -14,7 +14,7 @@ def test_the_par_table_counts_what_solve_deals_finds(tmp_path, monkeypatch):
     par.run(deals=8, seed=5, results=tmp_path, quiet=True, jobs=1)
     table = pl.read_csv(tmp_path / "par" / "par.csv")
     assert (tmp_path / "par" / "par.png").stat().st_size > 0
-    from dokosim.dd.solve_deals import CONTRACTS
+    from dokosim.dd.deal_solves import CONTRACTS
     solos = solve_deals(8, 5, node_limit=par.SOLO_NODE_LIMIT, contracts=[k for k in CONTRACTS if k != "normal"])
     normal = solve_deals(8, 5, node_limit=par.NORMAL_NODE_LIMIT, contracts=["normal"])
     for row in table.iter_rows(named=True):

@@ -46,7 +46,7 @@ def attempt(command: str, out, seed: int = 6) -> tuple[int, str]:
     if args is not None:
         r = CliRunner().invoke(main, [*args, "--seed", str(seed), "--out", str(out)])
         return r.exit_code, r.output
-    from dokosim.dd.solve_deals import solve_deals
+    from dokosim.dd.deal_solves import solve_deals
     said = io.StringIO()
     try:
         with contextlib.redirect_stderr(said):

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 import dokosim
 from dokosim.cli.solve import solve as solve_cmd
 from dokosim.run.simulate import simulate
-from dokosim.dd.solve_deals import CONTRACTS, SolveDealsError, columns, solve_deals
+from dokosim.dd.deal_solves import CONTRACTS, SolveDealsError, columns, solve_deals
 
 
 @pytest.fixture(scope="module")

@@ -199,7 +199,7 @@ def test_solve_value_command(tmp_path):
     from click.testing import CliRunner
 
     from dokosim.cli import main
-    from dokosim.dd.value_deals import COLUMNS
+    from dokosim.dd.deal_solves import COLUMNS
     from pathlib import Path
     examples = Path(__file__).resolve().parents[1] / "examples" / "records.jsonl"
     runner = CliRunner()

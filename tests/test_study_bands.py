@@ -2,7 +2,7 @@
 the audit and ``value_deals`` find on the same deals."""
 import polars as pl
 
-from dokosim.dd.value_deals import value_deals
+from dokosim.dd.deal_solves import value_deals
 from dokosim.solver.eyes import SEARCH_VERSION
 from dokosim.studies import par_normal, swings
 

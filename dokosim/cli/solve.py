@@ -87,8 +87,7 @@ def solve(file, from_start, with_par, with_score, with_value, bands, contract_na
         if with_value:
             if exact:
                 raise UsageError("--exact belongs to --deals without --value (the band search answers bands)")
-            from ..dd.solve_deals import CONTRACTS
-            from ..dd.value_deals import value_deals
+            from ..dd.deal_solves import CONTRACTS, value_deals
             rules = parse_rules(rules_spec, rule_overrides)
             for k in contract_names:
                 if k not in CONTRACTS:
@@ -98,7 +97,7 @@ def solve(file, from_start, with_par, with_score, with_value, bands, contract_na
                                     list(contract_names) or ["normal"], bands, quiet=quiet)
             click.echo(f"wrote {frame.height} rows ({frame['answered'].sum()} answered) to {out}", err=True)
             return
-        from ..dd.solve_deals import solve_deals
+        from ..dd.deal_solves import solve_deals
         rules = parse_rules(rules_spec, rule_overrides)
         with dataset_run(out):  # a bad argument: one line, exit 2; Ctrl-C: how to resume, exit 130
             frame = solve_deals(deals, seed, out, rules, declarer, node_limit, exact, quiet=quiet)

@@ -1,1 +1,1 @@
-"""Double-dummy answers from Python: solve, par, best score, solve_deals, the play-error audit and the open-hands oracle."""
+"""Double-dummy answers from Python: solve, par, best score, solve_deals and value_deals, the play-error audit and the open-hands oracle."""

@@ -231,6 +231,58 @@ def _replayed(record, then: dict | None = None) -> tuple[dict, dict | None, dict
     return (record, None, detail["output"]) if detail["error"] else (record, detail, None)
 
 
+def _played(detail: dict) -> int:
+    """The cards played in the replayed position."""
+    return int(detail["state"][0][P_NPLAYED])
+
+
+def _position(record, from_start: bool) -> tuple[dict | None, int | None, dict | None]:
+    """(the replay of the position ``solve`` and ``best_score`` answer, its cards played or None
+    when the deal is complete, None), or (None, None, the output line of a bad record): the
+    position after the record's last card, or before its first with ``from_start``."""
+    record, detail, failed = _replayed(record, {"play": []} if from_start else None)
+    if failed is not None:
+        return None, None, failed
+    n = _played(detail)
+    return detail, None if n == 4 * int(detail["packed"].rules.hand_size) else n, None
+
+
+def _solved(solver: Solver | None, node_limit: int | None, state, search):
+    """``solver``'s (a new Solver when None) method ``search`` (Solver.card_values or score_values) on
+    ``state`` with ``node_limit`` nodes (None: the solver's own limit), the solver's limit restored
+    after."""
+    solver = solver or Solver()
+    saved = solver.node_limit
+    if node_limit is not None:
+        solver.node_limit = node_limit
+    try:
+        solver.load(state)
+        return search(solver)
+    finally:
+        solver.node_limit = saved
+
+
+def _to_move(detail: dict) -> int:
+    """The record's seat to move in the replayed position (five players: the engine's seat mapped
+    to the record's)."""
+    seat = int(detail["state"][0][P_TURN])
+    table = detail["packed"].table
+    return seat if table is None else table[seat]
+
+
+def _card_values(detail: dict, values, lowest: int) -> dict:
+    """{card name: values[c]} for each card of the seat to move whose value is at least ``lowest``
+    (the others are not legal), in rank order, as ``solve`` and ``best_score`` give them."""
+    st, hands = detail["state"][0], detail["state"][1]
+    legal = sum(1 << c for c in mask_cards(int(hands[int(st[P_TURN])])) if values[c] >= lowest)
+    card_values = {}
+    for name in mask_str(legal, int(st[P_SCHEME])).split():
+        card_values[name] = None
+    for c in mask_cards(legal):
+        card_values[card_name(c)] = int(values[c])
+    return card_values
+
+
 def solve(record, from_start: bool = False, solver: Solver | None = None, node_limit: int | None = None) -> dict:
     """Solve a game record double-dummy: every hand open, best play by both sides, no more calls.
 
@@ -257,41 +309,23 @@ def solve(record, from_start: bool = False, solver: Solver | None = None, node_l
         _check_node_limit(node_limit)
     from_start = check_from_start(from_start)
     check_solver(solver)
-    record, detail, failed = _replayed(record, {"play": []} if from_start else None)
+    detail, n, failed = _position(record, from_start)
     if failed is not None:
         return failed
-    state = detail["state"]
-    st, hands = state[0], state[1]
-    n = int(st[P_NPLAYED])
     reaches = {}
-    if n == 4 * int(detail["packed"].rules.hand_size):
+    if n is None:
         eyes = int(detail["res"][RES_EYES_RE])
         for t in THRESHOLDS:
             reaches[str(t)] = eyes >= t
-        return {"ok": True, "complete": True, "cards_played": n, "to_move": None, "eyes_re": eyes,
+        return {"ok": True, "complete": True, "cards_played": _played(detail), "to_move": None, "eyes_re": eyes,
                 "re_reaches": reaches}
-    solver = solver or Solver()
-    saved = solver.node_limit
-    if node_limit is not None:
-        solver.node_limit = node_limit
-    try:
-        solver.load(state)
-        solved = solver.card_values()
-    finally:
-        solver.node_limit = saved
-    seat = int(st[P_TURN])
-    table = detail["packed"].table  # five players: the record's seat of the engine's
-    to_move = seat if table is None else table[seat]
+    solved = _solved(solver, node_limit, detail["state"], Solver.card_values)
+    to_move = _to_move(detail)
     if solved is None:
         return {"ok": True, "complete": False, "cards_played": n, "to_move": to_move, "eyes_re": None,
                 "card_values": None, "re_reaches": None, "over_node_limit": True}
     eyes, values = solved
-    legal = sum(1 << c for c in mask_cards(int(hands[seat])) if values[c] >= 0)
-    card_values = {}
-    for name in mask_str(legal, int(st[P_SCHEME])).split():
-        card_values[name] = None
-    for c in mask_cards(legal):
-        card_values[card_name(c)] = int(values[c])
+    card_values = _card_values(detail, values, 0)
     for t in THRESHOLDS:
         reaches[str(t)] = eyes >= t
     return {"ok": True, "complete": False, "cards_played": n, "to_move": to_move, "eyes_re": eyes,
@@ -409,36 +443,17 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
     _check_node_limit(node_limit)
     from_start = check_from_start(from_start)
     check_solver(solver)
-    record, detail, failed = _replayed(record, {"play": []} if from_start else None)
+    detail, n, failed = _position(record, from_start)
     if failed is not None:
         return failed
-    state = detail["state"]
-    st, hands = state[0], state[1]
-    n = int(st[P_NPLAYED])
-    if n == 4 * int(detail["packed"].rules.hand_size):
+    if n is None:
         res = detail["res"]
         value = int(res[RES_VALUE])
-        return {"ok": True, "complete": True, "cards_played": n, "to_move": None,
+        return {"ok": True, "complete": True, "cards_played": _played(detail), "to_move": None,
                 "value_re": -value if int(res[RES_WINNER]) == 1 else value}
-    solver = solver or Solver()
-    saved = solver.node_limit
-    solver.node_limit = int(node_limit)
-    try:
-        solver.load(state)
-        solved = solver.score_values()
-    finally:
-        solver.node_limit = saved
-    seat = int(st[P_TURN])
-    table = detail["packed"].table
-    to_move = seat if table is None else table[seat]
-    out = {"ok": True, "complete": False, "cards_played": n, "to_move": to_move}
+    solved = _solved(solver, int(node_limit), detail["state"], Solver.score_values)
+    out = {"ok": True, "complete": False, "cards_played": n, "to_move": _to_move(detail)}
     if solved is None:
         return {**out, "value_re": None, "card_values": None, "over_node_limit": True}
     value, values = solved
-    legal = sum(1 << c for c in mask_cards(int(hands[seat])) if values[c] > -SCORE_ILLEGAL)
-    card_values = {}
-    for name in mask_str(legal, int(st[P_SCHEME])).split():  # in rank order, as solve gives them
-        card_values[name] = None
-    for c in mask_cards(legal):
-        card_values[card_name(c)] = int(values[c])
-    return {**out, "value_re": value, "card_values": card_values}
+    return {**out, "value_re": value, "card_values": _card_values(detail, values, -SCORE_ILLEGAL + 1)}

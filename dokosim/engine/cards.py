@@ -109,7 +109,6 @@ def _build_tables():
 
 
 FOLLOW_CLASS, POWER, CLASS_MASK = _build_tables()
-ALL_CARDS_MASK = np.int64((1 << 48) - 1)
 NINES_MASK = np.int64(sum(1 << (2 * (6 * s + 5) + k) for s in range(4) for k in range(2)))
 ACES_MASK = np.int64(sum(3 << (12 * s) for s in range(4)))  # both aces of every suit
 

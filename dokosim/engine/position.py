@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from .jit import inline_kernel
-from .layout import PUBLIC_LEN, ST_LEN
+from .layout import ST_LEN
 from .stack import stack_zeros
 
 Position = namedtuple("Position", ("st", "hands", "plays", "play_seat", "trick_winner", "power", "fclass",
@@ -61,9 +61,3 @@ def copy_position(dst, src):
     copy_array(dst.power, src.power)
     copy_array(dst.fclass, src.fclass)
     copy_array(dst.cmask, src.cmask)
-
-
-@inline_kernel
-def public_state(pos):
-    """``st[:PUBLIC_LEN]``: what every player knows, and all a strategy sees of ``st``."""
-    return pos.st[:PUBLIC_LEN]

@@ -30,7 +30,6 @@ from .game import ACTION_NAMES, Game, GameError, action_id
 
 PASS = action_id("pass")
 HEALTHY = action_id("healthy")
-FIRST_CALL = action_id("re")
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")
 HINT_WORDS = ("h", "hint")

@@ -173,14 +173,19 @@ class _Parser:
     def and_(self):
         return self.left_associative(("and",), self.not_)
 
-    def not_(self):
-        if self.peek()[1] == "not":
+    def prefixed(self, word, node, operand, otherwise):
+        """``word operand`` as (node, operand) one level deeper, else ``otherwise()``: the prefix
+        operators (not, minus), each binding its operand again."""
+        if self.peek()[1] == word:
             _, _, pos = self.take()
             self.deeper(pos)
-            tree = ("not", self.not_())
+            tree = (node, operand())
             self.depth -= 1
             return tree
-        return self.comparison()
+        return otherwise()
+
+    def not_(self):
+        return self.prefixed("not", "not", self.not_, self.comparison)
 
     def comparison(self):
         a = self.sum_()
@@ -201,13 +206,7 @@ class _Parser:
         return self.left_associative(("*",), self.unary)
 
     def unary(self):
-        if self.peek()[1] == "-":
-            _, _, pos = self.take()
-            self.deeper(pos)
-            tree = ("neg", self.unary())
-            self.depth -= 1
-            return tree
-        return self.atom()
+        return self.prefixed("-", "neg", self.unary, self.atom)
 
     def atom(self):
         kind, text, pos = self.take()
@@ -256,23 +255,22 @@ class _Parser:
             raise self.error(f"{name}(): the first argument is a seat 0-3, got {got}")
         return args[0]
 
-    def card(self, name, value) -> int:
+    def named(self, name, value, parse, what) -> int:
+        """``parse(value)`` of a quoted argument of ``name()``; not a string, or one ``parse``
+        refuses: the error that ``value`` is not ``what``."""
         try:
             if not isinstance(value, str):
                 raise ValueError(value)  # noqa: TRY004  (caught below)
-            return parse_card_type(value)
+            return parse(value)
         except ValueError:
-            raise self.error(f"{name}(): {value!r} is not a card; a card is a rank A T K Q J 9 (or 10) "
-                             "and a suit C S H D, e.g. 'QC'") from None
+            raise self.error(f"{name}(): {value!r} is not {what}") from None
+
+    def card(self, name, value) -> int:
+        return self.named(name, value, parse_card_type, "a card; a card is a rank A T K Q J 9 (or 10) "
+                          "and a suit C S H D, e.g. 'QC'")
 
     def scheme_arg(self, name, value) -> int:
-        try:
-            if not isinstance(value, str):
-                raise ValueError(value)  # noqa: TRY004  (caught below)
-            return scheme_index(value)
-        except ValueError:
-            raise self.error(f"{name}(): {value!r} is not a trump scheme; valid: normal, "
-                             f"{', '.join(SOLO_KINDS)}") from None
+        return self.named(name, value, scheme_index, f"a trump scheme; valid: normal, {', '.join(SOLO_KINDS)}")
 
     def arity(self, name, args, lo, hi, usage):
         if not lo <= len(args) <= hi:

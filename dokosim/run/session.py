@@ -137,14 +137,6 @@ def make_session_plan(rounds: int, seed: int = 0, rules="ddv", strategy="random"
                        conditions)
 
 
-def session_columns(players: int) -> list[str]:
-    """The dataset's columns, in order, for a table of ``players``."""
-    cols = list(_COMMON_TYPES)
-    for prefix, _ in _PER_PLAYER:
-        cols += [f"{prefix}_{p}" for p in range(players)]
-    return cols + [f"strategy_{p}" for p in range(players)]
-
-
 class SessionSimulator:
     """A session plan's compiled kernel and output buffer, reused chunk after chunk."""
 

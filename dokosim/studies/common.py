@@ -69,7 +69,6 @@ def type_mask(*names: str) -> int:
 
 
 RANK_MASK = {r: type_mask(*[r + s for s in "CSHD"]) for r in "ATKQJ9"}
-SUIT_MASK = {s: type_mask(*[r + s for r in "ATKQJ9"]) for s in "CSHD"}
 
 # What the soloist counts as top trumps (docs/studies.md): TH and the queens in a
 # suit solo, the black queens in a queens solo, the black jacks in a jacks solo,
@@ -170,6 +169,41 @@ def plt():
     matplotlib.use("Agg")
     import matplotlib.pyplot as p
     return p
+
+
+def by_strategy(summary: pl.DataFrame, names) -> pl.DataFrame:
+    """``summary``'s rows in the order of the strategies ``names`` (column ``strategy``), each
+    strategy's rows in their order."""
+    order = {n: i for i, n in enumerate(names)}
+    return summary.sort(pl.col("strategy").replace_strict(order, return_dtype=pl.Int64), maintain_order=True)
+
+
+def trick_chart(rows: pl.DataFrame, names, columns, spread, labels, colors: dict, foot: str, path) -> None:
+    """A chart by trick of each strategy of ``names`` in ``rows`` (``by == "trick"`` rows, the level
+    the trick's number): ``columns`` (mean, low, high) as points with their interval, each
+    strategy shifted by ``spread`` (centre, step) to stay apart; ``labels`` (y label, x ticks,
+    title); ``colors`` by strategy (matplotlib's own for the others); ``foot`` the footnote;
+    written to ``path``."""
+    mean, lo, hi = columns
+    centre, step = spread
+    ylabel, xticks, title = labels
+    p = plt()
+    fig, ax = p.subplots(figsize=(7.5, 4.4))
+    for k, name in enumerate(names):
+        part = rows.filter(pl.col("strategy") == name)
+        x = part["level"].cast(pl.Int64, strict=False).to_numpy() + (k - centre) * step
+        m = part[mean].to_numpy()
+        err = np.vstack([m - part[lo].to_numpy(), part[hi].to_numpy() - m])
+        ax.errorbar(x, m, yerr=err, marker="o", ms=4, capsize=3, lw=1.4, label=name, color=colors.get(name))
+    ax.set_xlabel("trick")
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(xticks)
+    ax.set_title(title)
+    ax.legend(frameon=False)
+    footnote(fig, foot)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.savefig(path, dpi=110)
+    p.close(fig)
 
 
 def say(quiet: bool, msg: str) -> None:

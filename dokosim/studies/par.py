@@ -35,7 +35,7 @@ RULES = {"preset": "ddv"}
 def _solve_chunk(task):
     """Worker: deals first .. first+n-1 solved (solos and the normal game, each with its limit)."""
     seed, first, n = task
-    from ..dd.solve_deals import CONTRACTS, solve_deals
+    from ..dd.deal_solves import CONTRACTS, solve_deals
     solos = solve_deals(n, seed, rules=RULES, declarer=DECLARER, node_limit=SOLO_NODE_LIMIT,
                         contracts=[k for k in CONTRACTS if k != "normal"], first=first, chunk=n)
     normal = solve_deals(n, seed, rules=RULES, declarer=DECLARER, node_limit=NORMAL_NODE_LIMIT,

@@ -37,12 +37,12 @@ KEYS = ("kind", "seed", "deals", "chunk", "rules", "node_limit", "search")
 def _solve_chunk(task):
     """Worker: deals first .. first+n-1 under the normal contract, by the band search."""
     seed, first, n, node_limit = task
-    from ..dd.value_deals import value_deals
+    from ..dd.deal_solves import value_deals
     return value_deals(n, seed, rules=RULES, node_limit=node_limit, contracts=("normal",), first=first, chunk=n)
 
 
 def solve_all(deals: int, seed: int, jobs: int, quiet: bool, node_limit: int = NODE_LIMIT) -> pl.DataFrame:
-    """Every deal's row (``value_deals.COLUMNS``), solved in ``jobs`` processes and written chunk
+    """Every deal's row (``deal_solves.COLUMNS``), solved in ``jobs`` processes and written chunk
     by chunk to a run directory under the study datasets' directory (resumable)."""
     from ..run.driver import Chunk, ChunkStore, plan_hash
     from .data import data_root

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import polars as pl
 
-from .common import footnote, plt, results_dir, rules_label, say, write_table
+from .common import by_strategy, results_dir, rules_label, say, trick_chart, write_table
 
 STUDY = "play_errors"
 RESULTS = "strategies"  # its files go next to the duplicate tournaments'
@@ -118,8 +117,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         summaries.append(r.summary)
         timing.append({"strategy": name, "simulate_s": t1 - t0, "audit_s": t2 - t1, "solves": r.solves})
     summary = pl.concat(summaries)
-    order = {n: i for i, n in enumerate(names)}
-    summary = summary.sort(pl.col("strategy").replace_strict(order, return_dtype=pl.Int64), maintain_order=True)
+    summary = by_strategy(summary, names)
     overall = summary.filter(pl.col("by") == "all")
     sentence = comparison(overall, out / "pairs.csv")
     note = (f"Eyes lost per card against double-dummy play: for each card, Re's final eyes under best "
@@ -141,23 +139,9 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             + ("" if not notes else " " + " ".join(notes)))
     write_table(summary, out / STUDY, "Strategies: play errors against double-dummy play", note)
     if charts and summary.height:
-        p = plt()
-        fig, ax = p.subplots(figsize=(7.5, 4.4))
-        for k, name in enumerate(names):
-            part = summary.filter((pl.col("strategy") == name) & (pl.col("by") == "trick"))
-            x = part["level"].cast(pl.Int64).to_numpy() + (k - 1.5) * 0.06
-            m = part["eyes_lost_per_card"].to_numpy()
-            err = np.vstack([m - part["lo"].to_numpy(), part["hi"].to_numpy() - m])
-            ax.errorbar(x, m, yerr=err, marker="o", ms=4, capsize=3, lw=1.4, label=name,
-                        color=COLORS.get(name))
-        ax.set_xlabel("trick")
-        ax.set_ylabel("eyes lost per card (95% interval)")
-        ax.set_xticks(range(13 - tricks, 13))
-        ax.set_title("Play errors against double-dummy play, by trick")
-        ax.legend(frameon=False)
-        footnote(fig, f"{deals:,} deals per strategy at all four seats, rules {rules_label(RULES)}, seed {seed}; "
-                      f"only the last {tricks} tricks audited; dokosim study play_errors")
-        fig.tight_layout(rect=(0, 0.05, 1, 1))
-        fig.savefig(out / f"{STUDY}.png", dpi=110)
-        p.close(fig)
+        trick_chart(summary.filter(pl.col("by") == "trick"), names, ("eyes_lost_per_card", "lo", "hi"), (1.5, 0.06),
+                    ("eyes lost per card (95% interval)", range(13 - tricks, 13),
+                     "Play errors against double-dummy play, by trick"), COLORS,
+                    f"{deals:,} deals per strategy at all four seats, rules {rules_label(RULES)}, seed {seed}; "
+                    f"only the last {tricks} tricks audited; dokosim study play_errors", out / f"{STUDY}.png")
     return {"summary": summary, "comparison": sentence, "timing": timing, "notes": notes}

@@ -406,57 +406,47 @@ def _heuristic_default_accept() -> float:
     return float(param_specs("heuristic")["accept_trumps"].default)
 
 
-def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True, skills=None,
-        pimc_deals=None, tournament_deals=None, bootstrap=BOOTSTRAP, **sim) -> dict:
-    """Fit the refusal rule (under heuristic), measure the poverties' value per player, and write
-    the tables and charts to ``results/poverty/``: the study's ``strategy`` and each of ``skills``
-    (default SKILLS; pimc on ``pimc_deals`` deals per dataset, default PIMC_SHARE of ``deals``,
-    dealt under PIMC_WHERE), and the fitted rule's tournaments (``tournament_deals`` each, default
-    TOURNAMENT_DEALS but at most ``deals``; 0: none)."""
-    from .skills import SKILLS, skill_deals, write_skills
-    deals = deals or DEFAULT_DEALS
-    out = results_dir(results, STUDY)
-    skills = SKILLS if skills is None else tuple(skills)
-    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS, pimc_deals)
-    n_tour = min(TOURNAMENT_DEALS, deals) if tournament_deals is None else tournament_deals
-    say(quiet, f"poverty: {deals} deals with the poverty rule and {deals} without")
-    without = {}
+class _Study:
+    """What ``run``'s steps share: its settings, and its datasets, each loaded once (the deals
+    without the poverty rule per strategy, and heuristic accepting every poverty: its declarations)."""
 
-    def without_df(n, where):
-        key = (n, where)
-        if key not in without:
-            without[key] = {}
-        return without[key]
+    def __init__(self, deals: int, seed: int, quiet: bool, out, bootstrap: int, n_tour: int, sim: dict):
+        self.deals, self.seed, self.quiet, self.out, self.sim = deals, seed, quiet, out, sim
+        self.bootstrap, self.n_tour = bootstrap, n_tour
+        self.without = {}
+        self.decl = {}
 
-    def normal(strat, n, where):
-        cache = without_df(n, where)
+    def normal(self, strat: str, n: int, where) -> pl.DataFrame:
+        """``strat`` at every seat on n deals (dealt under ``where``) without the poverty rule."""
+        cache = self.without.setdefault((n, where), {})
         if strat not in cache:
-            cache[strat] = _load("without_poverty", n, strat, seed, RULES_NORMAL, where=where, **sim)
+            cache[strat] = _load("without_poverty", n, strat, self.seed, RULES_NORMAL, where=where, **self.sim)
         return cache[strat]
 
-    decl_cache = {}
+    def accept_all(self, n: int, where) -> pl.DataFrame:
+        """heuristic at every seat accepting every poverty, on the same deals."""
+        if (n, where) not in self.decl:
+            self.decl[(n, where)] = _load("with_poverty", n, "heuristic", self.seed, RULES_POVERTY,
+                                          accept=ACCEPT_ALL, where=where, **self.sim)
+        return self.decl[(n, where)]
 
-    def accept_all(n, where):
-        if (n, where) not in decl_cache:
-            decl_cache[(n, where)] = _load("with_poverty", n, "heuristic", seed, RULES_POVERTY, accept=ACCEPT_ALL,
-                                           where=where, **sim)
-        return decl_cache[(n, where)]
 
-    # 1. the fit (heuristic only: its accept_trumps is the rule)
-    fit = fit_frame = quantities = tour = None
-    fitting = strategy == "heuristic"
-    if fitting:
-        say(quiet, f"poverty: every poverty accepted (heuristic, accept_trumps {ACCEPT_ALL:g}), {deals} deals")
-        fit_frame = declared(accept_all(deals, None), None, normal("heuristic", deals, None))
-        if fit_frame.height >= 2:
-            fit = fit_threshold(fit_frame["left_strength"].to_numpy(), fit_frame["pair_score"].to_numpy(),
-                                bootstrap, seed)
-            quantities = compare_quantities(fit_frame)
-        else:
-            fitting = False
-    threshold = fit["threshold"] if fit else None
+def _fit(data: _Study):
+    """Step 1 (heuristic only: its accept_trumps is the rule): (fit, fit_frame, quantities), or
+    Nones when there are fewer than two poverties to fit."""
+    deals = data.deals
+    say(data.quiet, f"poverty: every poverty accepted (heuristic, accept_trumps {ACCEPT_ALL:g}), {deals} deals")
+    fit_frame = declared(data.accept_all(deals, None), None, data.normal("heuristic", deals, None))
+    if fit_frame.height < 2:
+        return None, fit_frame, None
+    fit = fit_threshold(fit_frame["left_strength"].to_numpy(), fit_frame["pair_score"].to_numpy(), data.bootstrap,
+                        data.seed)
+    return fit, fit_frame, compare_quantities(fit_frame)
 
-    # 2. the players: the study's strategy and each skill level
+
+def _players(strategy: str, skills, deals: int, sizes: dict, fitting: bool, threshold) -> dict:
+    """Step 2's players by label: (strategy, deals, where, accept_trumps, skill), the study's
+    strategy and each skill level (heuristic, when fitted, with the fitted rule and the one before)."""
     players = {}
     for skill in dict.fromkeys((strategy, *skills)):
         n = deals if skill == strategy else sizes.get(skill, deals)
@@ -466,14 +456,19 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             players[f"heuristic (accept_trumps {OLD_ACCEPT:g}, before)"] = ("heuristic", n, where, OLD_ACCEPT, None)
         else:
             players[skill] = (skill, n, where, None, skill)
+    return players
+
+
+def _play(data: _Study, players: dict, skills, h_default: float):
+    """Step 2: each player's poverties against the same deals without the rule: (frames by label,
+    the summary's figures by label, the skill levels' headline rows)."""
     frames, shares, skill_rows = {}, {}, []
-    h_default = _heuristic_default_accept()
     for label, (strat, n, where, accept, skill) in players.items():
-        say(quiet, f"poverty: {label}, {n} deals per dataset" + (" (deals with a hand of 3 trumps or fewer)"
+        say(data.quiet, f"poverty: {label}, {n} deals per dataset" + (" (deals with a hand of 3 trumps or fewer)"
                                                                  if where else ""))
-        w = _load("with_poverty", n, strat, seed, RULES_POVERTY, accept=accept, where=where, **sim)
-        decl = accept_all(n, where) if strat in ("heuristic", "pimc") else None
-        f = declared(w, decl, normal(strat, n, where))
+        w = _load("with_poverty", n, strat, data.seed, RULES_POVERTY, accept=accept, where=where, **data.sim)
+        decl = data.accept_all(n, where) if strat in ("heuristic", "pimc") else None
+        f = declared(w, decl, data.normal(strat, n, where))
         frames[label] = f
         first = w.filter((pl.col("contract") == "poverty") & (pl.col("redeals") == 0)).height
         shares[label] = {"strategy": strat, "accept_trumps": accept if accept is not None else
@@ -483,45 +478,55 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
                          int((w["redeals"] > 0).sum())}
         if skill is not None and skill in skills:
             skill_rows += headlines(f, None if where else (first, n), n, skill)
+    return frames, shares, skill_rows
 
-    # 3. tables and charts
-    base = (f"Seed {seed}, rules {rules_label(RULES_POVERTY)} against the same deals under "
-            f"{rules_label(RULES_NORMAL)}. ")
-    if fitting:
-        fit_note = (base + f"{deals:,} deals with heuristic at every seat accepting every poverty (accept_trumps "
-                    f"{ACCEPT_ALL:g}: the poor player's left-hand neighbour, asked first, takes it): "
-                    f"{fit_frame.height:,} poverties. `strength`: that neighbour's trumps with TH and QC counted "
-                    "1.5 (heuristic's `accept_trumps` quantity), from its hand as dealt. `accept_score`: its "
-                    "mean score when it accepts (a refusal redeals: 0); `rule_value`: its mean score per poverty "
-                    "offered when it accepts from this strength and refuses below. `refuse_score`: under the "
-                    f"fitted rule (accept from {threshold:g}), the same neighbour's mean score on the same deals "
-                    "where it refused (0 when nobody took the poverty, minus the pair's score when a later "
-                    "player did). 95% normal intervals for means, Wilson for the win rate.")
-        st = by_strength(fit_frame, frames[next(k for k in frames if "fitted" in k)], threshold)
-        write_table(st, out / "accept_by_strength", "When accepting a poverty pays: the acceptor's score by "
-                    "its hand strength", fit_note)
-        sweep = []
-        if n_tour >= 2:  # on seed + 1: deals the fit has not seen
-            tour = tournament_check(threshold, n_tour, seed + 1, quiet, **sim)
-            sweep = [tournament_check(t, n_tour, seed + 1, quiet, against=threshold, **sim)
-                     for t in sweep_thresholds(threshold)]
-            _write_tournaments([tour, *sweep], seed + 1, out)
-        _write_fit(fit, tour, fit_frame.height, deals, seed, bootstrap, h_default, out)
-        write_table(quantities, out / "accept_quantities", "Which hand quantity to accept by (held out)",
-                    base + f"The {fit_frame.height:,} poverties of accept_by_strength (every poverty accepted by "
-                    "the first player asked). For each quantity trumps + w x (TH, QC held) the accept-from "
-                    "threshold is fitted on the even deal ids and scored on the odd ones, and the other way "
-                    "round (`threshold_even`, `threshold_odd`; `threshold_all` and `accept_share`: fitted on "
-                    "all). `heldout_value`: the acceptor's mean score per poverty offered under the rule "
-                    "fitted on the other half; `diff`: paired difference from heuristic's quantity (w 0.5). "
-                    "95% normal intervals.")
-        write_table(position_check(frames[next(k for k in frames if "fitted" in k)]), out / "accept_check",
-                    f"Under the fitted rule (accept from {threshold:g}): who takes the poverty",
-                    base + f"{deals:,} deals, heuristic at every seat accepting from strength {threshold:g}; "
-                    "the poverties declared at a first dealing. `share`: of the declared poverties (Wilson "
-                    "interval); `acceptor_score`: the pair's mean score (95% interval); last row: the left-hand "
-                    "neighbour's mean score on the poverties it refused (0 when redealt, minus the pair's score "
-                    "when a later player took it), the value of refusing that the fit counts as 0.")
+
+def _write_fit_tables(data: _Study, fit: dict, fit_frame: pl.DataFrame, quantities: pl.DataFrame, frames: dict,
+                      base: str, h_default: float):
+    """Step 3, the fit's part: accept_by_strength, the tournaments (``n_tour`` deals each on seed + 1),
+    the fit, accept_quantities and accept_check. Returns (by strength, tournament, sweep)."""
+    deals, seed, n_tour, quiet, out, sim = data.deals, data.seed, data.n_tour, data.quiet, data.out, data.sim
+    threshold = fit["threshold"]
+    tour = None
+    fit_note = (base + f"{deals:,} deals with heuristic at every seat accepting every poverty (accept_trumps "
+                f"{ACCEPT_ALL:g}: the poor player's left-hand neighbour, asked first, takes it): "
+                f"{fit_frame.height:,} poverties. `strength`: that neighbour's trumps with TH and QC counted "
+                "1.5 (heuristic's `accept_trumps` quantity), from its hand as dealt. `accept_score`: its "
+                "mean score when it accepts (a refusal redeals: 0); `rule_value`: its mean score per poverty "
+                "offered when it accepts from this strength and refuses below. `refuse_score`: under the "
+                f"fitted rule (accept from {threshold:g}), the same neighbour's mean score on the same deals "
+                "where it refused (0 when nobody took the poverty, minus the pair's score when a later "
+                "player did). 95% normal intervals for means, Wilson for the win rate.")
+    st = by_strength(fit_frame, frames[next(k for k in frames if "fitted" in k)], threshold)
+    write_table(st, out / "accept_by_strength", "When accepting a poverty pays: the acceptor's score by "
+                "its hand strength", fit_note)
+    sweep = []
+    if n_tour >= 2:  # on seed + 1: deals the fit has not seen
+        tour = tournament_check(threshold, n_tour, seed + 1, quiet, **sim)
+        sweep = [tournament_check(t, n_tour, seed + 1, quiet, against=threshold, **sim)
+                 for t in sweep_thresholds(threshold)]
+        _write_tournaments([tour, *sweep], seed + 1, out)
+    _write_fit(fit, tour, fit_frame.height, deals, seed, data.bootstrap, h_default, out)
+    write_table(quantities, out / "accept_quantities", "Which hand quantity to accept by (held out)",
+                base + f"The {fit_frame.height:,} poverties of accept_by_strength (every poverty accepted by "
+                "the first player asked). For each quantity trumps + w x (TH, QC held) the accept-from "
+                "threshold is fitted on the even deal ids and scored on the odd ones, and the other way "
+                "round (`threshold_even`, `threshold_odd`; `threshold_all` and `accept_share`: fitted on "
+                "all). `heldout_value`: the acceptor's mean score per poverty offered under the rule "
+                "fitted on the other half; `diff`: paired difference from heuristic's quantity (w 0.5). "
+                "95% normal intervals.")
+    write_table(position_check(frames[next(k for k in frames if "fitted" in k)]), out / "accept_check",
+                f"Under the fitted rule (accept from {threshold:g}): who takes the poverty",
+                base + f"{deals:,} deals, heuristic at every seat accepting from strength {threshold:g}; "
+                "the poverties declared at a first dealing. `share`: of the declared poverties (Wilson "
+                "interval); `acceptor_score`: the pair's mean score (95% interval); last row: the left-hand "
+                "neighbour's mean score on the poverties it refused (0 when redealt, minus the pair's score "
+                "when a later player took it), the value of refusing that the fit counts as 0.")
+    return st, tour, sweep
+
+
+def _write_player_tables(frames: dict, shares: dict, base: str, h_default: float, out):
+    """Step 3, the players' part: value, declared and summary. Returns (value, declared, summary)."""
     note_players = ("Players: each at every seat; `pimc` plays only deals with a hand of 3 trumps or fewer "
                     f"(`{PIMC_WHERE}`, which every poverty deal satisfies, so the per-poverty figures keep their "
                     "distribution); its reservations and poverty decisions are heuristic's defaults "
@@ -548,6 +553,44 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
                 "`accepted`, `refused`: poverties declared at a first dealing; `refused_unattributed`: "
                 "redeals of a player without a declarations run (a player that never refuses has none).",
                 digits=3)
+    return value, decl_table, summary
+
+
+def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True, skills=None,
+        pimc_deals=None, tournament_deals=None, bootstrap=BOOTSTRAP, **sim) -> dict:
+    """Fit the refusal rule (under heuristic), measure the poverties' value per player, and write
+    the tables and charts to ``results/poverty/``: the study's ``strategy`` and each of ``skills``
+    (default SKILLS; pimc on ``pimc_deals`` deals per dataset, default PIMC_SHARE of ``deals``,
+    dealt under PIMC_WHERE), and the fitted rule's tournaments (``tournament_deals`` each, default
+    TOURNAMENT_DEALS but at most ``deals``; 0: none)."""
+    from .skills import SKILLS, skill_deals, write_skills
+    deals = deals or DEFAULT_DEALS
+    out = results_dir(results, STUDY)
+    skills = SKILLS if skills is None else tuple(skills)
+    sizes = skill_deals(deals, PIMC_SHARE, MIN_PIMC_DEALS, pimc_deals)
+    n_tour = min(TOURNAMENT_DEALS, deals) if tournament_deals is None else tournament_deals
+    say(quiet, f"poverty: {deals} deals with the poverty rule and {deals} without")
+    data = _Study(deals, seed, quiet, out, bootstrap, n_tour, sim)
+
+    # 1. the fit (heuristic only: its accept_trumps is the rule)
+    fit = fit_frame = quantities = tour = None
+    fitting = strategy == "heuristic"
+    if fitting:
+        fit, fit_frame, quantities = _fit(data)
+        fitting = fit is not None
+    threshold = fit["threshold"] if fit else None
+
+    # 2. the players: the study's strategy and each skill level
+    h_default = _heuristic_default_accept()
+    frames, shares, skill_rows = _play(data, _players(strategy, skills, deals, sizes, fitting, threshold), skills,
+                                       h_default)
+
+    # 3. tables and charts
+    base = (f"Seed {seed}, rules {rules_label(RULES_POVERTY)} against the same deals under "
+            f"{rules_label(RULES_NORMAL)}. ")
+    if fitting:
+        st, tour, sweep = _write_fit_tables(data, fit, fit_frame, quantities, frames, base, h_default)
+    value, decl_table, summary = _write_player_tables(frames, shares, base, h_default, out)
     if charts:
         if fitting:
             _chart_fit(st, fit, h_default, out / "accept_by_strength.png",

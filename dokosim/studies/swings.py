@@ -17,10 +17,9 @@ at once (two processes). Not part of ``dokosim study all`` (about an hour on two
 """
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
-from .common import footnote, plt, results_dir, rules_label, say, write_table
+from .common import by_strategy, results_dir, rules_label, say, trick_chart, write_table
 
 STUDY = "swings"
 RESULTS = "strategies"
@@ -83,8 +82,7 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
     seconds = time.perf_counter() - t0
     audit_seconds = sum(t for _, t in done)  # each audit's own time (read back with a finished audit)
     summary = pl.concat([s for s, _ in done])
-    order = {n: i for i, n in enumerate(names)}
-    summary = summary.sort(pl.col("strategy").replace_strict(order, return_dtype=pl.Int64), maintain_order=True)
+    summary = by_strategy(summary, names)
     keep = ["strategy", "by", "level", "deals", "band_cards", "band_answered", "band_swings_per_1000",
             "band_swing_lo", "band_swing_hi", "cards", "eyes_lost_per_card", "lo", "hi"]
     table = summary.select(keep)
@@ -107,23 +105,11 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             + ("" if not notes else " " + " ".join(notes)))
     write_table(table, out / STUDY, "Strategies: swings in all 12 tricks against double-dummy play", note)
     if charts and table.height:
-        p = plt()
-        fig, ax = p.subplots(figsize=(7.5, 4.4))
-        for k, name in enumerate(names):
-            part = table.filter((pl.col("strategy") == name) & (pl.col("by") == "trick")
-                                & (pl.col("band_answered") >= 0.5))
-            x = part["level"].cast(pl.Int64, strict=False).to_numpy() + (k - 2) * 0.07
-            m = part["band_swings_per_1000"].to_numpy()
-            err = np.vstack([m - part["band_swing_lo"].to_numpy(), part["band_swing_hi"].to_numpy() - m])
-            ax.errorbar(x, m, yerr=err, marker="o", ms=4, capsize=3, lw=1.4, label=name, color=COLORS.get(name))
-        ax.set_xlabel("trick")
-        ax.set_ylabel("swings per 1,000 cards (95% interval)")
-        ax.set_xticks(range(1, 13))
-        ax.set_title("Cards that change the double-dummy game value, by trick")
-        ax.legend(frameon=False)
-        footnote(fig, f"{deals:,} deals per strategy, all four seats, {rules_label(RULES)}, seed {seed}; tricks with "
-                      f">= half the cards answered ({node_limit:,} nodes a search); dokosim study swings")
-        fig.tight_layout(rect=(0, 0.05, 1, 1))
-        fig.savefig(out / f"{STUDY}.png", dpi=110)
-        p.close(fig)
+        trick_chart(table.filter((pl.col("by") == "trick") & (pl.col("band_answered") >= 0.5)), names,
+                    ("band_swings_per_1000", "band_swing_lo", "band_swing_hi"), (2, 0.07),
+                    ("swings per 1,000 cards (95% interval)", range(1, 13),
+                     "Cards that change the double-dummy game value, by trick"), COLORS,
+                    f"{deals:,} deals per strategy, all four seats, {rules_label(RULES)}, seed {seed}; tricks with "
+                    f">= half the cards answered ({node_limit:,} nodes a search); dokosim study swings",
+                    out / f"{STUDY}.png")
     return {"summary": summary, "seconds": seconds, "notes": notes}

@@ -52,8 +52,7 @@ def targets(work: Path) -> dict:
     from dokosim.game import cards as game_cards
     from dokosim.game import game
     from dokosim.run import dataset
-    from dokosim.dd import solve_deals as solve_deals_mod
-    from dokosim.dd import value_deals as value_deals_mod
+    from dokosim.dd import deal_solves
     from dokosim.game import agents as agents_mod
     from dokosim.game import openspiel as openspiel_mod
     from dokosim.game import rl, vector
@@ -84,8 +83,8 @@ def targets(work: Path) -> dict:
         "action_name": (game.action_name, {"action": 3}),
         "action_id": (game.action_id, {"text": "QC"}),
         "Game": (game.Game, {}),
-        "solve_deals": (solve_deals_mod.solve_deals, {"deals": 1, "node_limit": 200, "contracts": ["normal"]}),
-        "value_deals": (value_deals_mod.value_deals, {"deals": 1, "node_limit": 200}),
+        "solve_deals": (deal_solves.solve_deals, {"deals": 1, "node_limit": 200, "contracts": ["normal"]}),
+        "value_deals": (deal_solves.value_deals, {"deals": 1, "node_limit": 200}),
         "VectorGame": (vector.VectorGame, {"n": 2}),
         "VectorGame.step": (vector.VectorGame(2, observation=None).step, {"actions": np.zeros(2, np.int64)}),
         "VectorGame.observe": (vector.VectorGame(2, observation=None).observe, {}),
