@@ -236,10 +236,13 @@ def _played(detail: dict) -> int:
     return int(detail["state"][0][P_NPLAYED])
 
 
-def _position(record, from_start: bool) -> tuple[dict | None, int | None, dict | None]:
+def _position(record, from_start, solver) -> tuple[dict | None, int | None, dict | None]:
     """(the replay of the position ``solve`` and ``best_score`` answer, its cards played or None
     when the deal is complete, None), or (None, None, the output line of a bad record): the
-    position after the record's last card, or before its first with ``from_start``."""
+    position after the record's last card, or before its first with ``from_start``. ``from_start``
+    and ``solver`` are checked first (SolveError naming a bad one)."""
+    from_start = check_from_start(from_start)
+    check_solver(solver)
     record, detail, failed = _replayed(record, {"play": []} if from_start else None)
     if failed is not None:
         return None, None, failed
@@ -307,9 +310,7 @@ def solve(record, from_start: bool = False, solver: Solver | None = None, node_l
     """
     if node_limit is not None:
         _check_node_limit(node_limit)
-    from_start = check_from_start(from_start)
-    check_solver(solver)
-    detail, n, failed = _position(record, from_start)
+    detail, n, failed = _position(record, from_start, solver)
     if failed is not None:
         return failed
     reaches = {}
@@ -441,9 +442,7 @@ def best_score(record, from_start: bool = False, node_limit: int = SCORE_NODE_LI
     """
     from ..engine.layout import RES_VALUE, RES_WINNER
     _check_node_limit(node_limit)
-    from_start = check_from_start(from_start)
-    check_solver(solver)
-    detail, n, failed = _position(record, from_start)
+    detail, n, failed = _position(record, from_start, solver)
     if failed is not None:
         return failed
     if n is None:
