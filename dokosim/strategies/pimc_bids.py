@@ -38,14 +38,14 @@ from ..engine.jit import kernel
 from ..engine.layout import (
     P_COMPULSORY, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_POVERTY_SEAT, P_SCHEME, P_SOLOIST, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
-    RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, H_TABLES, N_ITEMS,
+    RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, N_ITEMS,
 )
 from ..engine.play import apply_piglets, legal_mask, make_call, new_position, play_card, setup_deal, setup_poverty
 from ..engine.scoring import score_deal
 from . import heuristic
-from .cardcount import cards_left, deck_cards, scan_card, scan_plays
+from .cardcount import scan_card, scan_plays
 from .common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
-from .sampler import deal_unseen, implied_queens, set_hidden
+from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
 # heuristic's defaults, for the rollouts and for the decisions pimc leaves to heuristic
 HPARAMS = np.zeros(16, dtype=np.float64)
@@ -161,20 +161,14 @@ def reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, 
             cand |= np.int64(1) << o
     if cand & (cand - 1) == 0:
         return cand
-    unseen = deck_cards(rules) & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = popcount(hand) if s != seat else 0
     st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
+    unseen, cap0, cap, _, _, _, _, _, _ = sampling_setup(seat, hand, pub, pl2, ps2, fclass, rules, False)
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     choices = np.zeros(4, dtype=np.int64)
     out = np.zeros(2, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    pubx = np.zeros(PUBLIC_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        pubx[i] = pub[i]
+    pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
         deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
                         cap)
@@ -212,18 +206,12 @@ def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
     poor = pub[P_POVERTY_SEAT]
     dealer = pub[P_DEALER]
     first_asked = (seat - poor) & 3
-    unseen = deck_cards(rules) & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = popcount(hand) if s != seat else 0
     st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
+    unseen, cap0, cap, _, _, _, _, _, _ = sampling_setup(seat, hand, pub, pl2, ps2, fclass, rules, False)
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    pubx = np.zeros(PUBLIC_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        pubx[i] = pub[i]
+    pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
         for _try in range(POVERTY_TRIES):
             deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
@@ -284,29 +272,15 @@ def call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, f
     of ``level`` now (between tricks), and to ``sums[2]`` the square of their difference, over
     ``n_samples`` deals sampled as pimc's card search samples them and kept when they fit the
     bids (``fits_the_bids``; after CALL_TRIES tries the last one is used)."""
-    n = pub[P_NPLAYED]
-    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    unseen = deck_cards(rules) & ~played & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = cards_left(pub, s) if s != seat else 0
-    must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
-    st, hs, pl2, ps2, tw2, _, _, _ = new_position()
-    base = np.zeros(ST_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        base[i] = pub[i]
-    base[H_TABLES] = 0
+    unseen, cap0, cap, _, voids, qc, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, plays, play_seat, fclass, rules, True)
+    base, st, hs, pl2, ps2, tw2 = sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask)
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     played_by = np.zeros(4, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    for i in range(n):
-        pl2[i] = plays[i]
-        ps2[i] = play_seat[i]
+    for i in range(pub[P_NPLAYED]):
         played_by[play_seat[i]] |= np.int64(1) << plays[i]
-    for t in range(n >> 2):
-        tw2[t] = trick_winner[t]
     for _ in range(n_samples):
         for _try in range(CALL_TRIES):
             deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
