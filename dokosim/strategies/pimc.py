@@ -37,7 +37,7 @@ from . import heuristic
 from .cardcount import distinct, scan_card
 from .common import EX_ACCEPT
 from .net import net_card
-from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, reservation_values
+from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, play_scanned, reservation_values
 from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
 NAME = "pimc"
@@ -248,11 +248,8 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
         else:
             d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
                                        rules, HPARAMS, played, voids, qc)
-        if d < 0 or not (lg >> d) & 1:
-            d = lowest_bit_index(lg)
-        k = st[P_NPLAYED]
-        play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
-        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+        played, voids, qc = play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids,
+                                         qc)
     score_deal(st, pl2, ps2, tw2, items, res)
     if solved:
         return dd + extra_points(st, seat, items)

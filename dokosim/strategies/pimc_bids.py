@@ -34,7 +34,7 @@ from ..engine.deal import (
     NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
 )
-from ..engine.jit import kernel
+from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     P_COMPULSORY, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_POVERTY_SEAT, P_SCHEME, P_SOLOIST, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
@@ -73,13 +73,22 @@ def roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, re
         lg = legal_mask(st, h2[s], pl2, fclass, cmask)
         d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask, rules,
                                    HPARAMS, played, voids, qc)
-        if d < 0 or not (lg >> d) & 1:
-            d = lowest_bit_index(lg)
-        k = st[P_NPLAYED]
-        play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
-        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+        played, voids, qc = play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids,
+                                         qc)
     score_deal(st, pl2, ps2, tw2, items, res)
     return res[RES_SCORE + seat]
+
+
+@inline_kernel
+def play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids, qc):
+    """A rollout's step: play ``d`` at ``st`` (the lowest card of the legal ``lg`` instead when
+    ``d`` is not one of them) and return the scan (played, voids, qc: cardcount.scan_plays)
+    brought up to date with it (cardcount.scan_card)."""
+    if d < 0 or not (lg >> d) & 1:
+        d = lowest_bit_index(lg)
+    k = st[P_NPLAYED]
+    play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
+    return scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
 
 
 @kernel
