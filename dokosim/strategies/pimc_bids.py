@@ -171,7 +171,8 @@ def reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, 
     if cand & (cand - 1) == 0:
         return cand
     st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
-    unseen, cap0, cap, _, _, _, _, _, _ = sampling_setup(seat, hand, pub, pl2, ps2, fclass, rules, False)
+    unseen, cap0, cap, _, voids, _, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, pl2, ps2, fclass, rules, False)  # nothing played, the parties unknown
     h2 = np.zeros(4, dtype=np.int64)
     choices = np.zeros(4, dtype=np.int64)
     out = np.zeros(2, dtype=np.int64)
@@ -179,7 +180,7 @@ def reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, 
     res = np.zeros(RES_LEN, dtype=np.int64)
     pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
-        deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
+        deal_unseen(rng, seat, hand, unseen, cap0, voids, NORMAL_CLASSES, must_qc, no_qc, qc_seat, hs,
                         cap)
         pubx[P_POVERTY_SEAT] = -1
         for s in range(4):
@@ -216,14 +217,15 @@ def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
     dealer = pub[P_DEALER]
     first_asked = (seat - poor) & 3
     st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
-    unseen, cap0, cap, _, _, _, _, _, _ = sampling_setup(seat, hand, pub, pl2, ps2, fclass, rules, False)
+    unseen, cap0, cap, _, voids, _, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, pl2, ps2, fclass, rules, False)  # nothing played, the parties unknown
     h2 = np.zeros(4, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
     pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
         for _try in range(POVERTY_TRIES):
-            deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
+            deal_unseen(rng, seat, hand, unseen, cap0, voids, NORMAL_CLASSES, must_qc, no_qc, qc_seat, hs,
                         cap)
             if may_declare_poverty(hs[poor]):
                 break
