@@ -5,15 +5,20 @@ import numpy as np
 import pytest
 from numba import njit
 
-from dokosim.engine.cards import EYES, FOLLOW_CLASS, POWER, SCHEME_NORMAL, T_9D, T_AD, TRUMP
+from dokosim.engine.cards import CLASS_MASK, EYES, FOLLOW_CLASS, POWER, SCHEME_NORMAL, T_9D, T_AD, TRUMP
 from dokosim.engine.layout import P_NPLAYED, PUBLIC_LEN
 from dokosim.engine.play import PIGLET_POWER, SUPERPIGLET_POWER
-from dokosim.strategies.common import extreme_card, trick_eyes_so_far, winning_cards
+from dokosim.strategies.common import add_lowest_keys, extreme_card, trick_eyes_so_far, winning_cards
 
 
 @njit(cache=True)
 def _extreme(mask, power, fclass, highest):
     return extreme_card(mask, power, fclass, highest)
+
+
+@njit(cache=True)
+def _add_lowest(chosen, pool, count, short_suits, keep_aces):
+    return add_lowest_keys(chosen, pool, count, short_suits, keep_aces)
 
 
 @njit(cache=True)
@@ -113,3 +118,41 @@ def test_trick_eyes_so_far_is_the_sum_over_the_trick():
         pub[P_NPLAYED] = n
         start = n - n % 4
         assert _trick_eyes(pub, plays) == sum(int(EYES[c]) for c in cards[start:n])
+
+
+def add_lowest_reference(chosen, pool, count, short_suits, keep_aces):
+    """The two loops add_lowest_keys replaced: add_cheapest's (the fewest eyes, the first card on a
+    tie) and heuristic.plain_short_first's (100 per card of the suit left in the pool plus the
+    eyes, 1000 more for an ace with keep_aces; the first card on a tie)."""
+    while bin(chosen).count("1") < count and pool:
+        best = -1
+        best_key = 1 << 30
+        for c in range(48):
+            if not (pool >> c) & 1:
+                continue
+            if short_suits:
+                key = 100 * bin(pool & int(CLASS_MASK[3, c // 12])).count("1") + int(EYES[c])
+                if keep_aces and EYES[c] == 11:
+                    key += 1000
+                better = key < best_key
+            else:
+                key = int(EYES[c])
+                better = best < 0 or key < best_key
+            if better:
+                best_key = key
+                best = c
+        chosen |= 1 << best
+        pool &= ~(1 << best)
+    return chosen
+
+
+def test_add_lowest_keys_equals_the_loops_it_replaced():
+    rng = np.random.default_rng(9)
+    for _ in range(3000):
+        pool = int(rng.integers(0, 1 << 48)) & int(rng.integers(0, 1 << 48))
+        chosen = int(rng.integers(0, 1 << 48)) & int(rng.integers(0, 1 << 48)) & int(rng.integers(0, 1 << 48))
+        chosen &= ~pool
+        count = int(rng.integers(0, 16))
+        for short_suits, keep_aces in ((False, False), (True, False), (True, True)):
+            got = _add_lowest(np.int64(chosen), np.int64(pool), count, short_suits, keep_aces)
+            assert got == add_lowest_reference(chosen, pool, count, short_suits, keep_aces), (chosen, pool, count)

@@ -12,12 +12,14 @@ import pytest
 
 from dokosim.engine.cards import C_NORMAL, mask_cards
 from dokosim.engine.deal import deal_hands, reservation_options
-from dokosim.engine.layout import P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_TURN, PUBLIC_LEN, ST_LEN
+from dokosim.engine.layout import (
+    H_LED_MASK, H_TABLES, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_NPLAYED, P_TURN, PUBLIC_LEN, ST_LEN,
+)
 from dokosim.engine.play import legal_mask, play_card, setup_deal
 from dokosim.engine.rng import seed_stream
 from dokosim.rules import Rules
 from dokosim.strategies import heuristic, pimc, random_player, sampler, simple
-from dokosim.strategies.cardcount import ALL, QC_MASK, cards_left, scan_plays
+from dokosim.strategies.cardcount import ALL, QC_MASK, cards_left, deck_cards, scan_plays
 
 RULES = Rules().packed()
 CLUB = Rules(poverty=True, throw_in=True).packed()
@@ -209,3 +211,41 @@ def test_pimc_samples_agree_with_what_was_seen():
                     if (int(no_qc) >> s) & 1:
                         assert int(hands[s]) & int(QC_MASK) == 0
         assert strict >= 190  # the real deal satisfies every constraint: sampling should nearly always
+
+
+def test_sampling_setup_is_what_the_searches_computed_inline():
+    """sampler.sampling_setup and sampled_position against the set-up pimc's card search and
+    call search (playing) and its reservation and acceptance search (not playing) each wrote
+    inline before, on the positions above, for every seat."""
+    for seed, n_cards in POSITIONS:
+        a, _, _ = two_tables(seed, n_cards)
+        pub = a.pub
+        n = int(pub[P_NPLAYED])
+        for seat in range(4):
+            hand = a.hands[seat]
+            got = sampler.sampling_setup(seat, hand, pub, a.plays, a.play_seat, a.fclass, RULES, True)
+            played, voids, qc = scan_plays(pub, a.plays, a.play_seat, a.fclass)
+            must_qc, no_qc, qc_seat = sampler.implied_queens(pub, seat, qc)
+            want = (deck_cards(RULES) & ~played & ~hand, [cards_left(pub, s) if s != seat else 0 for s in range(4)],
+                    [0] * 4, played, voids, qc, must_qc, no_qc, qc_seat)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                assert np.array_equal(g, w), (seed, n_cards, seat, got, want)
+            # before play: what the reservation and acceptance searches computed
+            got = sampler.sampling_setup(seat, hand, pub, a.plays, a.play_seat, a.fclass, RULES, False)
+            k = bin(int(hand)).count("1")
+            want = (deck_cards(RULES) & ~hand, [k if s != seat else 0 for s in range(4)], [0] * 4, 0, 0, 0, 0, 0, -1)
+            for g, w in zip(got, want):
+                assert np.array_equal(g, w), (seed, n_cards, seat, got, want)
+        base, st, hs, pl2, ps2, tw2 = sampler.sampled_position(pub, a.plays, a.play_seat, a.trick_winner,
+                                                                a.fclass, a.cmask)
+        want = np.zeros(ST_LEN, dtype=np.int64)
+        want[:PUBLIC_LEN] = pub
+        want[H_TABLES] = 0
+        if n & 3:
+            want[H_LED_MASK] = a.cmask[a.fclass[a.plays[n & ~3]]]
+        assert np.array_equal(base, want)
+        assert not st.any() and not hs.any()
+        assert np.array_equal(pl2[:n], a.plays[:n]) and not pl2[n:].any()
+        assert np.array_equal(ps2[:n], a.play_seat[:n]) and not ps2[n:].any()
+        assert np.array_equal(tw2[:n >> 2], a.trick_winner[:n >> 2]) and not tw2[n >> 2:].any()

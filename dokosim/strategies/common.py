@@ -6,7 +6,7 @@ the deal's public ranking tables).
 """
 import numpy as np
 
-from ..engine.cards import EYES, TRUMP
+from ..engine.cards import CLASS_MASK, EYES, SCHEME_NORMAL, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.deal import NORMAL_TRUMPS
 from ..engine.jit import inline_kernel
@@ -151,19 +151,35 @@ def winning_cards(cards, pub, plays, power, fclass):
 
 
 @inline_kernel
-def add_cheapest(chosen, pool, count):
-    """Add cards of ``pool`` with the fewest eyes to ``chosen`` until it holds ``count`` cards."""
+def add_lowest_keys(chosen, pool, count, short_suits, keep_aces):
+    """Add cards of ``pool`` to ``chosen`` until it holds ``count`` cards (or the pool is empty),
+    each time the card of the lowest key (the lowest card on a tie): its eyes, plus with
+    ``short_suits`` 100 per card of its suit still in the pool (plain cards under the normal
+    ranking, where every plain card keeps its suit), plus with ``keep_aces`` 1000 for an ace."""
     while popcount(chosen) < count and pool:
         best = -1
+        best_key = 1 << 30
         m = pool
         while m:
             c = lowest_bit_index(m)
             m &= m - 1
-            if best < 0 or EYES[c] < EYES[best]:
+            key = EYES[c]
+            if short_suits:
+                key += 100 * popcount(pool & CLASS_MASK[SCHEME_NORMAL, c // 12])
+            if keep_aces and EYES[c] == 11:
+                key += 1000
+            if key < best_key:
+                best_key = key
                 best = c
         chosen |= np.int64(1) << best
         pool &= ~(np.int64(1) << best)
     return chosen
+
+
+@inline_kernel
+def add_cheapest(chosen, pool, count):
+    """Add cards of ``pool`` with the fewest eyes to ``chosen`` until it holds ``count`` cards."""
+    return add_lowest_keys(chosen, pool, count, False, False)
 
 
 @inline_kernel

@@ -19,7 +19,7 @@ denials when the modelled chance reaches their thresholds.
 import numpy as np
 
 from ..engine.cards import (
-    ACES_MASK, C_MARRIAGE, C_NORMAL, C_POVERTY, CLASS_MASK, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
+    ACES_MASK, C_MARRIAGE, C_NORMAL, C_POVERTY, EYES, SOLO_SCHEME, T_AD, T_JC, T_QC, T_TH, TRUMP,
 )
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import decision_kernel, inline_kernel, kernel
@@ -30,9 +30,9 @@ from ..engine.layout import (
 )
 from ..engine.deal import NORMAL_TRUMPS
 from ..engine.play import best_offset
-from .common import EX_ACCEPT, EX_PASS, default_return, extreme_card, trick_eyes_so_far
+from .common import EX_ACCEPT, EX_PASS, add_lowest_keys, default_return, extreme_card, trick_eyes_so_far
 from .cardcount import (
-    QC_MASK, SEATS, above, beats, cards_left, deck_cards, distinct, hand_features, model_logit,
+    QC_MASK, SEATS, above, beats, cards_left, deck_cards, distinct, hand_features, mask_eyes, model_logit,
     p_partner_unknown, ranking, scan_plays, survive, teams,
 )
 
@@ -156,25 +156,7 @@ def plain_short_first(hand, chosen, count, keep_aces):
     """Add plain cards of ``hand`` to ``chosen`` until it holds ``count``: cards of the shortest
     plain suits first (voids let the hand ruff), the fewest eyes among equals; aces last when
     ``keep_aces``."""
-    pool = hand & ~NORMAL_TRUMPS & ~chosen
-    while popcount(chosen) < count and pool:
-        best = -1
-        best_key = 1 << 30
-        m = pool
-        while m:
-            c = lowest_bit_index(m)
-            m &= m - 1
-            k = c // 12  # the suit (normal ranking: every plain card keeps its suit)
-            n_suit = popcount(pool & CLASS_MASK[3, k])
-            key = 100 * n_suit + EYES[c]
-            if keep_aces and EYES[c] == 11:
-                key += 1000
-            if key < best_key:
-                best_key = key
-                best = c
-        chosen |= np.int64(1) << best
-        pool &= ~(np.int64(1) << best)
-    return chosen
+    return add_lowest_keys(chosen, hand & ~NORMAL_TRUMPS & ~chosen, count, True, keep_aces)
 
 
 @kernel
@@ -381,13 +363,7 @@ def lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, l
     if k == TRUMP or nk == 0:
         e_follow = 12.0
     else:
-        tot = 0
-        mm = km
-        while mm:
-            d = lowest_bit_index(mm)
-            mm &= mm - 1
-            tot += EYES[d]
-        avg = tot / nk
+        avg = mask_eyes(km) / nk
         e_follow = avg * (3.0 if nk >= 3 else nk) + 4.0 * (3 - min(nk, 3))
     e = EYES[c] + e_follow
     v = (2.0 * p - 1.0) * e - lam * keep_value(c, unseen, sch, power, fclass, cmask)
@@ -435,13 +411,7 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
         return extreme_card(legal, power, fclass, False)
     # the soloist draws trumps with the boss trump
     if soloist == seat and n_trumps > 0 and out_trumps != 0:
-        top = -1
-        m = trumps
-        while m:
-            c = lowest_bit_index(m)
-            m &= m - 1
-            if top < 0 or power[c] > power[top]:
-                top = c
+        top = extreme_card(trumps, power, fclass, True)  # the highest trump (of two copies, the lower index)
         if (unseen & above(top, sch, power, fclass, cmask)) == 0:
             return top
     # cash boss plain cards (aces while the suit still goes round)
@@ -481,13 +451,7 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
         return lowest_bit_index(hand & QC_MASK)
     # with the partner known: draw trumps with the boss trump
     if soloist < 0 and popcount(partners) > 0 and n_trumps >= params[PI_DRAW] and out_trumps != 0:
-        top = -1
-        m = trumps
-        while m:
-            c = lowest_bit_index(m)
-            m &= m - 1
-            if top < 0 or power[c] > power[top]:
-                top = c
+        top = extreme_card(trumps, power, fclass, True)  # the highest trump (of two copies, the lower index)
         if (unseen & above(top, sch, power, fclass, cmask)) == 0:
             return top
     # a suit a partner can trump

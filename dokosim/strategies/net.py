@@ -104,6 +104,17 @@ BV = float(_WEIGHTS["bv"][0])
 HIDDEN = W1.shape[1]
 
 
+@inline_kernel
+def add_relu_layer(a, w, out):
+    """``out += relu(a) @ w`` (float32): a dense layer on the previous layer's pre-activations
+    ``a``, skipping the units the ReLU switches off."""
+    for i in range(w.shape[0]):
+        ai = a[i]
+        if ai > 0.0:
+            for j in range(w.shape[1]):
+                out[j] += ai * w[i, j]
+
+
 @kernel
 def hidden_layers(x, h2):
     """The second hidden layer's activations (before the ReLU) for the float32 features ``x`` into ``h2``."""
@@ -116,11 +127,7 @@ def hidden_layers(x, h2):
         if xi != 0.0:
             for j in range(HIDDEN):
                 h1[j] += xi * W1[i, j]
-    for i in range(HIDDEN):
-        a = h1[i]
-        if a > 0.0:
-            for j in range(HIDDEN):
-                h2[j] += a * W2[i, j]
+    add_relu_layer(h1, W2, h2)
 
 
 @kernel
@@ -130,11 +137,7 @@ def policy_logits(x, logits):
     hidden_layers(x, h2)
     for k in range(N_KINDS):
         logits[k] = BP[k]
-    for i in range(HIDDEN):
-        a = h2[i]
-        if a > 0.0:
-            for k in range(N_KINDS):
-                logits[k] += a * WP[i, k]
+    add_relu_layer(h2, WP, logits)
 
 
 @kernel

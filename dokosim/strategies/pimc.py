@@ -26,19 +26,19 @@ from ..engine.cards import CONTRACT_IS_SOLO
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
-    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_LEVEL_KO,
+    H_CONTRACT, H_RE_MASK, H_SOLOIST, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_LEVEL_KO,
     P_LEVEL_RE, P_NPLAYED, P_POVERTY_SEAT, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
     ST_LEN,
 )
-from ..engine.play import legal_mask, new_position, play_card
+from ..engine.play import legal_mask, play_card
 from ..engine.scoring import score_deal, settle
 from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
-from .cardcount import cards_left, deck_cards, distinct, scan_card, scan_plays
+from .cardcount import distinct, scan_card
 from .common import EX_ACCEPT
 from .net import net_card
-from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, reservation_values
-from .sampler import deal_unseen, implied_queens, set_hidden
+from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, play_scanned, reservation_values
+from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
 NAME = "pimc"
 SOLVE_TRICKS = 0.0  # the solver's endgame is opt-in until the studies are re-run with it (docs/strategies.md)
@@ -248,11 +248,8 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
         else:
             d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
                                        rules, HPARAMS, played, voids, qc)
-        if d < 0 or not (lg >> d) & 1:
-            d = lowest_bit_index(lg)
-        k = st[P_NPLAYED]
-        play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
-        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+        played, voids, qc = play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids,
+                                         qc)
     score_deal(st, pl2, ps2, tw2, items, res)
     if solved:
         return dd + extra_points(st, seat, items)
@@ -333,29 +330,12 @@ def search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, f
     ``distinct(legal)``) summed over n_samples sampled deals: the search's verdict on every card,
     which ``search`` takes the best of (and ``dokosim train data`` records, divided by n_samples)."""
     cands = distinct(legal)
-    n = pub[P_NPLAYED]
-    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    unseen = deck_cards(rules) & ~played & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = cards_left(pub, s) if s != seat else 0
-    must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
-    st, hs, pl2, ps2, tw2, _, _, _ = new_position()  # a sampled deal (its tables are this deal's)
-    base = np.zeros(ST_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        base[i] = pub[i]
-    base[H_TABLES] = 0
-    if n & 3:  # legal_mask reads the led class from st (play_card keeps it)
-        base[H_LED_MASK] = cmask[fclass[plays[n & ~3]]]
+    unseen, cap0, cap, played, voids, qc, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, plays, play_seat, fclass, rules, True)
+    base, st, hs, pl2, ps2, tw2 = sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask)
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    for i in range(n):
-        pl2[i] = plays[i]
-        ps2[i] = play_seat[i]
-    for t in range(n >> 2):
-        tw2[t] = trick_winner[t]
     solving = popcount(hand) <= solve_tricks
     # the solver's scratch, for this decision only (so that no state outlives it)
     scratch = solving or rollout_solve > 0

@@ -34,18 +34,18 @@ from ..engine.deal import (
     NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
 )
-from ..engine.jit import kernel
+from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     P_COMPULSORY, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_POVERTY_SEAT, P_SCHEME, P_SOLOIST, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
-    RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, H_TABLES, N_ITEMS,
+    RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, N_ITEMS,
 )
 from ..engine.play import apply_piglets, legal_mask, make_call, new_position, play_card, setup_deal, setup_poverty
 from ..engine.scoring import score_deal
 from . import heuristic
-from .cardcount import cards_left, deck_cards, scan_card, scan_plays
+from .cardcount import scan_card, scan_plays
 from .common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
-from .sampler import deal_unseen, implied_queens, set_hidden
+from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
 # heuristic's defaults, for the rollouts and for the decisions pimc leaves to heuristic
 HPARAMS = np.zeros(16, dtype=np.float64)
@@ -73,13 +73,22 @@ def roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, re
         lg = legal_mask(st, h2[s], pl2, fclass, cmask)
         d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask, rules,
                                    HPARAMS, played, voids, qc)
-        if d < 0 or not (lg >> d) & 1:
-            d = lowest_bit_index(lg)
-        k = st[P_NPLAYED]
-        play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
-        played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+        played, voids, qc = play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids,
+                                         qc)
     score_deal(st, pl2, ps2, tw2, items, res)
     return res[RES_SCORE + seat]
+
+
+@inline_kernel
+def play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids, qc):
+    """A rollout's step: play ``d`` at ``st`` (the lowest card of the legal ``lg`` instead when
+    ``d`` is not one of them) and return the scan (played, voids, qc: cardcount.scan_plays)
+    brought up to date with it (cardcount.scan_card)."""
+    if d < 0 or not (lg >> d) & 1:
+        d = lowest_bit_index(lg)
+    k = st[P_NPLAYED]
+    play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
+    return scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
 
 
 @kernel
@@ -161,22 +170,17 @@ def reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, 
             cand |= np.int64(1) << o
     if cand & (cand - 1) == 0:
         return cand
-    unseen = deck_cards(rules) & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = popcount(hand) if s != seat else 0
     st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
+    unseen, cap0, cap, _, voids, _, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, pl2, ps2, fclass, rules, False)  # nothing played, the parties unknown
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     choices = np.zeros(4, dtype=np.int64)
     out = np.zeros(2, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    pubx = np.zeros(PUBLIC_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        pubx[i] = pub[i]
+    pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
-        deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
+        deal_unseen(rng, seat, hand, unseen, cap0, voids, NORMAL_CLASSES, must_qc, no_qc, qc_seat, hs,
                         cap)
         pubx[P_POVERTY_SEAT] = -1
         for s in range(4):
@@ -212,21 +216,16 @@ def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
     poor = pub[P_POVERTY_SEAT]
     dealer = pub[P_DEALER]
     first_asked = (seat - poor) & 3
-    unseen = deck_cards(rules) & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = popcount(hand) if s != seat else 0
     st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
+    unseen, cap0, cap, _, voids, _, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, pl2, ps2, fclass, rules, False)  # nothing played, the parties unknown
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    pubx = np.zeros(PUBLIC_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        pubx[i] = pub[i]
+    pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
         for _try in range(POVERTY_TRIES):
-            deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, np.int64(0), np.int64(0), -1, hs,
+            deal_unseen(rng, seat, hand, unseen, cap0, voids, NORMAL_CLASSES, must_qc, no_qc, qc_seat, hs,
                         cap)
             if may_declare_poverty(hs[poor]):
                 break
@@ -284,29 +283,15 @@ def call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, f
     of ``level`` now (between tricks), and to ``sums[2]`` the square of their difference, over
     ``n_samples`` deals sampled as pimc's card search samples them and kept when they fit the
     bids (``fits_the_bids``; after CALL_TRIES tries the last one is used)."""
-    n = pub[P_NPLAYED]
-    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    unseen = deck_cards(rules) & ~played & ~hand
-    cap0 = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        cap0[s] = cards_left(pub, s) if s != seat else 0
-    must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
-    st, hs, pl2, ps2, tw2, _, _, _ = new_position()
-    base = np.zeros(ST_LEN, dtype=np.int64)
-    for i in range(PUBLIC_LEN):
-        base[i] = pub[i]
-    base[H_TABLES] = 0
+    unseen, cap0, cap, _, voids, qc, must_qc, no_qc, qc_seat = sampling_setup(
+        seat, hand, pub, plays, play_seat, fclass, rules, True)
+    base, st, hs, pl2, ps2, tw2 = sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask)
     h2 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
     played_by = np.zeros(4, dtype=np.int64)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
-    for i in range(n):
-        pl2[i] = plays[i]
-        ps2[i] = play_seat[i]
+    for i in range(pub[P_NPLAYED]):
         played_by[play_seat[i]] |= np.int64(1) << plays[i]
-    for t in range(n >> 2):
-        tw2[t] = trick_winner[t]
     for _ in range(n_samples):
         for _try in range(CALL_TRIES):
             deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)

@@ -1,7 +1,10 @@
 """The sampler of the search players: deal the cards a seat has not seen to the other seats,
 consistent with what it has seen (each seat's number of cards, the voids it has shown, the queens
 of clubs the parties imply), and set a sampled deal's hidden fields. ``pimc`` and the Game API's
-``resample`` use it; every deal comes from the caller's random stream.
+``resample`` use it; every deal comes from the caller's random stream. ``sampling_setup`` prepares
+what ``deal_unseen`` respects for a seat at a position (pimc's card search, its calls,
+reservations and poverty acceptance all start from it); ``sampled_position`` the position a
+sampled deal is played on from.
 """
 import numpy as np
 
@@ -9,10 +12,12 @@ from ..engine.cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, TRUMP
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
-    H_CONTRACT, H_RE_MASK, H_SOLOIST, P_CLARIFIED, P_CONTRACT, P_KNOWN_KO, P_KNOWN_RE, P_MARRIAGE_SEAT, P_SOLOIST,
+    H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, P_CLARIFIED, P_CONTRACT, P_KNOWN_KO, P_KNOWN_RE,
+    P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST, PUBLIC_LEN, ST_LEN,
 )
+from ..engine.play import new_position
 from ..engine.rng import below
-from .cardcount import QC_MASK
+from .cardcount import QC_MASK, cards_left, deck_cards, scan_plays
 
 
 
@@ -172,3 +177,53 @@ def implied_queens(pub, seat, qc):
                 elif (pub[P_KNOWN_RE] >> s) & 1 and ((qc >> (2 * s)) & 3) == 0:
                     must_qc |= np.int64(1) << s
     return must_qc, no_qc, qc_seat
+
+
+@kernel
+def sampling_setup(seat, hand, pub, plays, play_seat, fclass, rules, playing):
+    """What the deals sampled for ``seat`` (holding ``hand``) at the position ``pub`` (the cards
+    so far in ``plays``, ``play_seat``) must respect, for ``deal_unseen`` and ``set_hidden``:
+    (unseen, cap0, cap, played, voids, qc, must_qc, no_qc, qc_seat). ``unseen``: the cards of
+    the deck neither played nor in ``hand``; ``cap0``: the cards each other seat still holds (0
+    for ``seat``), ``cap``: deal_unseen's scratch for it; ``played``, ``voids``, ``qc``:
+    cardcount.scan_plays; the rest: implied_queens. With ``playing`` false (a reservation or a
+    poverty's acceptance: nothing played, the parties unknown) the position is not read: every
+    other seat holds as many cards as ``hand``, no voids, no queens implied."""
+    cap0 = np.zeros(4, dtype=np.int64)
+    cap = np.zeros(4, dtype=np.int64)
+    if playing:
+        played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+        for s in range(4):
+            cap0[s] = cards_left(pub, s) if s != seat else 0
+        must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
+    else:
+        played, voids, qc = np.int64(0), np.int64(0), np.int64(0)
+        n = popcount(hand)
+        for s in range(4):
+            cap0[s] = n if s != seat else 0
+        must_qc, no_qc, qc_seat = np.int64(0), np.int64(0), -1
+    unseen = deck_cards(rules) & ~played & ~hand
+    return unseen, cap0, cap, played, voids, qc, must_qc, no_qc, qc_seat
+
+
+@kernel
+def sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask):
+    """The position the sampled deals are played on from: (base, st, hs, pl2, ps2, tw2). ``base``:
+    the public part of ``pub``, no tables (this deal's are passed along), the led class in a
+    trick begun (legal_mask reads it from the position; play_card keeps it); its hidden fields
+    are set_hidden's per sample. ``pl2``, ``ps2``, ``tw2``: the cards so far and the tricks'
+    winners; ``st``, ``hs``: zeroed scratch for a sampled deal (engine/play.new_position)."""
+    n = pub[P_NPLAYED]
+    st, hs, pl2, ps2, tw2, _, _, _ = new_position()
+    base = np.zeros(ST_LEN, dtype=np.int64)
+    for i in range(PUBLIC_LEN):
+        base[i] = pub[i]
+    base[H_TABLES] = 0
+    if n & 3:
+        base[H_LED_MASK] = cmask[fclass[plays[n & ~3]]]
+    for i in range(n):
+        pl2[i] = plays[i]
+        ps2[i] = play_seat[i]
+    for t in range(n >> 2):
+        tw2[t] = trick_winner[t]
+    return base, st, hs, pl2, ps2, tw2
