@@ -1,7 +1,7 @@
 """Scenario tests for RULES.md part 1 (the `ddv` preset), written from the spec.
 
 Every deal below is designed by hand: the 12 tricks are written in SEAT order
-("seat0 seat1 seat2 seat3"), and `deal_from_tricks` (tests/scenario_util.py,
+("seat0 seat1 seat2 seat3"), and `deal_from_tricks` (tests/helpers/scenario_util.py,
 independent of the engine) derives who leads, the order the cards hit the
 table and the hands, and checks that every card follows suit.  Each deal
 lists per trick the winner and the eyes as computed by hand; the tests also

@@ -1,6 +1,6 @@
 """Scenario tests for the session house rules of RULES.md part 2: `bock` and `five_players`.
 
-The deals are the hand-designed card-notation deals of tests/test_scenarios.py (their tricks,
+The deals are the hand-designed card-notation deals of tests/engine/test_scenarios.py (their tricks,
 eyes and scores are worked out there, from RULES.md part 1); each is scored here by replaying
 its game record through the rules kernels (dokosim.records). The session kernel deals random
 cards, so fixed deals enter a session through its own bookkeeping: dokosim.engine.session's

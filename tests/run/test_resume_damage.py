@@ -23,7 +23,7 @@ from dokosim.run.dataset import scan
 
 # The commands the driver serves that write a run directory, each at a size of at least four
 # chunks, with the columns that order its rows. ``solve_deals`` through its Python API (the CLI
-# has no --chunk option); ``study par`` has its own test (tests/test_par_study.py).
+# has no --chunk option); ``study par`` has its own test (tests/studies/test_par_study.py).
 COMMANDS = {
     "simulate": (["simulate", "--deals", "400", "--chunk-size", "100", "--strategy", "simple", "--quiet"],
                  ("deal_id",)),
@@ -36,7 +36,7 @@ COMMANDS = {
                        "--cluster", "local:1"], ("deal_id",)),
 }
 # Ctrl-C is simulated by a write that raises in this process: not where Dask workers write
-# (tests/test_distributed.py kills a worker mid-run instead).
+# (tests/run/test_distributed.py kills a worker mid-run instead).
 IN_PROCESS = [c for c in COMMANDS if c != "simulate_dask"]
 
 

@@ -1,5 +1,5 @@
 """best_score's transposition table changes nothing but the work: the same values and card
-values as the search without it (tests/test_best_score.py checks that search against a plain
+values as the search without it (tests/solver/test_best_score.py checks that search against a plain
 minimax), also when one Solver's table carries entries from other positions of the deal (whose
 tricks so far, and so extra points so far, differ), from other calls and from other contracts
 of the same hands."""

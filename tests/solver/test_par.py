@@ -2,7 +2,7 @@
 with every hand open.
 
 Each answer is checked against a path tested on its own: `solve --deals` (whose rows equal
-`dokosim.solve` on the records of each contract, tests/test_solve_deals.py) gives the same
+`dokosim.solve` on the records of each contract, tests/solver/test_solve_deals.py) gives the same
 normal-game and solo answers for the same deal and declarer; a hand that wins every trick wins
 its solo; a deal moved to a five-player table has the same par with its seats renamed."""
 import json

@@ -75,7 +75,7 @@ def test_only_the_solos_the_rules_allow(tmp_path):
 
 
 def test_deal_options_are_refused_with_records():
-    # (--node-limit is a budget for records too: tests/test_par.py)
+    # (--node-limit is a budget for records too: tests/solver/test_par.py)
     for args in (["examples/records.jsonl", "--seed", "3"], ["examples/records.jsonl", "--rules", "club"]):
         result = CliRunner().invoke(solve_cmd, args)
         assert result.exit_code == 2 and "belongs to --deals" in result.output, (args, result.output)

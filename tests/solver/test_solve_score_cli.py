@@ -1,5 +1,5 @@
 """`dokosim solve --score`: each line carries `dokosim.best_score`'s answer (its search is tested
-against a plain minimax in tests/test_best_score.py); bad lines and usage give one-line errors."""
+against a plain minimax in tests/solver/test_best_score.py); bad lines and usage give one-line errors."""
 import json
 import subprocess
 import sys

@@ -1,6 +1,6 @@
 """The heuristic and pimc strategies: reservations a hand calls for (solos, marriage, poverty,
 throw-in), the poverty exchange, parameters through the simulator, and heuristic beats simple.
-(That they read only their observation: tests/test_strategy_observation.py.)"""
+(That they read only their observation: tests/strategies/test_strategy_observation.py.)"""
 import json
 
 import numpy as np

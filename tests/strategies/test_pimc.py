@@ -3,7 +3,7 @@ scored, each sampled deal valued by the solver (or by rollouts when the solve gi
 chosen the best for the seat's side, every card legal, runs reproducible across thread counts.
 
 Positions: random deals played by the random strategy (random reservations and calls), cut after a
-fixed number of cards (fixed seed), as in tests/test_solver.py; the plain minimax reference is that
+fixed number of cards (fixed seed), as in tests/solver/test_solver.py; the plain minimax reference is that
 file's (no pruning, no table, no equivalences).
 """
 import json
