@@ -64,6 +64,7 @@ def test_the_resolver_sees_relative_and_absolute_imports(tmp_path):
     assert "dokosim.simulate" in imported(probe)
 
 
+@pytest.mark.subprocess
 def test_every_command_module_is_registered_and_the_group_is_light():
     code = ("import sys, dokosim.cli as c; "
             "print(sorted({k.callback.__module__ for k in c.main.commands.values()})); "

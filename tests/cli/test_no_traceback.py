@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess  # starts a dokosim process
+
 TESTS = Path(__file__).resolve().parents[1]
 # the empty __init__.py files that make tests/ a package are left out: they are all the same empty file
 EVERY_TEST_FILE = sorted(p for p in TESTS.rglob("*")

@@ -62,6 +62,7 @@ def play_script(child, try_illegal: bool = True) -> tuple[list[list[int]], list[
     return scores, typed
 
 
+@pytest.mark.subprocess
 def test_a_scripted_player_plays_deals_and_the_saved_records_score_as_shown(tmp_path):
     save = tmp_path / "games.jsonl"
     child = spawn(["--strategy", "simple", "--seed", "5", "--deals", "2", "--save", str(save)], tmp_path)
@@ -78,6 +79,7 @@ def test_a_scripted_player_plays_deals_and_the_saved_records_score_as_shown(tmp_
     assert all(r["ok"] for r in results)
 
 
+@pytest.mark.subprocess
 def test_quitting_keeps_the_finished_deals_and_exits_1(tmp_path):
     save = tmp_path / "games.jsonl"
     child = spawn(["--strategy", "random", "--seed", "3", "--save", str(save)], tmp_path)
@@ -90,6 +92,7 @@ def test_quitting_keeps_the_finished_deals_and_exits_1(tmp_path):
     assert not save.exists()  # no deal was finished: nothing written
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("args, needle", [
     (["--strategy", "nosuch"], "unknown strategy 'nosuch'"),
     (["--strategy", "simple,random"], "give one strategy or three"),
@@ -102,6 +105,7 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path, args, needle):
     assert needle in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.subprocess
 def test_an_existing_save_file_is_not_overwritten(tmp_path):
     save = tmp_path / "mine.jsonl"
     save.write_text("precious\n")
@@ -111,6 +115,7 @@ def test_an_existing_save_file_is_not_overwritten(tmp_path):
     assert save.read_text() == "precious\n"
 
 
+@pytest.mark.subprocess
 def test_save_appends_to_a_records_file(tmp_path):
     """A file of game records (a previous --save, any records file) is accepted and appended to."""
     save = tmp_path / "games.jsonl"
@@ -141,6 +146,7 @@ def test_a_failed_append_leaves_no_torn_record(tmp_path, monkeypatch):
     assert save.read_text() == '{"a": 1}\n'
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("prompts_answered", [0, 1, 2])
 def test_ctrl_c_ends_the_game_at_every_prompt(tmp_path, prompts_answered):
     """Ctrl-C at the reservation, the call and the card prompt: "game abandoned", exit 1 (the
@@ -193,6 +199,7 @@ def test_the_table_shows_only_what_the_seat_may_see():
     assert "Result" in text and "Score: " in text
 
 
+@pytest.mark.subprocess
 def test_hint_running_score_tricks_taken_and_skipping_calls(tmp_path):
     """'h' at a card prompt gives pimc's card and the score it expects (and the card is then still
     asked for); 'n' at the first call prompt means no call prompt for the rest of that deal; each

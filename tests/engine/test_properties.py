@@ -13,6 +13,8 @@ import pytest
 from dokosim.records.record import score_objects
 from dokosim.run.simulate import simulate
 
+pytestmark = pytest.mark.slow  # a long property run
+
 RANKS = "ATKQJ9"
 EYES = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
 QUEENS = ["QC", "QS", "QH", "QD"]

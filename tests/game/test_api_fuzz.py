@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]  # starts a dokosim process; a long property run
+
 SCRIPT = Path(__file__).resolve().parents[1] / "fuzz" / "api_fuzz.py"
 
 

@@ -262,6 +262,7 @@ print(json.dumps(misses))
 """
 
 
+@pytest.mark.subprocess
 def test_game_and_agents_load_their_kernels_from_the_cache():
     """After the suite's warm-up (dokosim.kernels.compile_all), a fresh interpreter playing
     through Game with every built-in Agent compiles nothing and announces nothing."""

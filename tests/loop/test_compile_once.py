@@ -12,6 +12,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 COUNT_COMPILATIONS = r"""
@@ -48,6 +50,7 @@ def _plugin(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.subprocess
 def test_a_plugin_strategy_compiles_its_own_code_and_nothing_else(tmp_path):
     from dokosim.run.simulate import simulate
     simulate(10, seed=1, strategy="heuristic,simple,random,simple")  # the built-ins, cached
@@ -81,6 +84,7 @@ def test_any_seating_of_compiled_strategies_reuses_the_kernels():
     assert all(registry._COMPILED[k] is compiled[k] for k in compiled)
 
 
+@pytest.mark.subprocess
 def test_dokosim_compile_reports_every_kernel():
     from dokosim.kernels import KERNELS
     proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "compile", "--jobs", "1", "--quiet"],
@@ -112,6 +116,7 @@ print(json.dumps({"ready": ready, "signatures": len(replay.contract_error.signat
 """
 
 
+@pytest.mark.subprocess
 def test_a_forced_solo_after_a_run_needs_no_kernel_of_its_own():
     """The forced-contract check (what advise's solos go through) is compiled or loaded with the deal
     loop, so the coldstart table's advise after the README main job compiles nothing: in a fresh
@@ -122,6 +127,7 @@ def test_a_forced_solo_after_a_run_needs_no_kernel_of_its_own():
     assert report == {"ready": 1, "signatures": 1}
 
 
+@pytest.mark.subprocess
 def test_an_edit_outside_the_kernel_folders_recompiles_nothing(tmp_path):
     """A copy of the package with a docstring of cli/simulate.py and of records/record.py edited
     runs the README's main job (smaller) from the suite's kernel cache: no kernel compiles (the

@@ -106,6 +106,7 @@ def check(h0, h1, h2, h3):
 """
 
 
+@pytest.mark.subprocess
 def test_a_predicate_that_raises_on_rare_hands_stops_the_run_in_one_line(tmp_path):
     """The compiled entry records the raise instead of numba printing a traceback at every deal
     and dealing on; the run stops before a chunk is written, naming the place and the hands."""

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # end to end
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SMALL = 40
@@ -143,6 +145,7 @@ RUN_PAGES = sorted({page for page, _, lang, code, reason in blocks()
                     if lang in RUNNABLE and reason is None and not file_block(code)})
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("page", RUN_PAGES, ids=lambda p: p.name)
 def test_the_examples_of_a_page_run_in_order(page, workdir):
     """The page's python and bash blocks, in the page's order, in one process and one namespace

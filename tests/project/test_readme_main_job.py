@@ -6,6 +6,9 @@ import shlex
 from pathlib import Path
 
 from click.testing import CliRunner
+import pytest
+
+pytestmark = pytest.mark.e2e  # end to end
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -16,6 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = [pytest.mark.subprocess, pytest.mark.e2e]  # starts a dokosim process; end to end
+
 
 REPO = Path(__file__).resolve().parents[2]
 HAND = "QC QS QH JC JS TH AD TD KD AC TC AS"

@@ -130,6 +130,7 @@ def test_the_five_player_dealer_cannot_call_declare_or_hold_cards(oracle_records
     assert out["kind"] == "bad_field" and "dealer" in out["error"], out
 
 
+@pytest.mark.subprocess
 def test_a_five_player_record_replays_and_shows_with_the_dealer_sitting_out(oracle_records, tmp_path):
     rec, seat = as_five_players(oracle_records[0], 1)
     d = replay_detail(rec)
@@ -185,6 +186,7 @@ def test_records_of_a_four_player_session_with_bock_score_the_sessions_row():
     assert_records_score_the_rows(frame, 4)
 
 
+@pytest.mark.subprocess
 def test_cli_session_keep_play_writes_records_that_dokosim_score_scores_as_the_rows(tmp_path):
     out = tmp_path / "five"
     cmd = [sys.executable, "-m", "dokosim.cli", "session", "--rounds", "3", "--seed", "7", "--rules", "club",

@@ -381,6 +381,7 @@ def test_a_value_of_the_wrong_type_is_an_error_line_and_the_lines_around_it_are_
     assert ("preset" if "rules" in change else "call") in out[1]["error"]
 
 
+@pytest.mark.subprocess
 def test_score_cli_survives_a_preset_of_the_wrong_type(e2):
     import subprocess
     import sys
@@ -399,6 +400,7 @@ def _score_cli(data: bytes):
     return subprocess.run([sys.executable, "-m", "dokosim.cli", "score", "-"], input=data, capture_output=True)
 
 
+@pytest.mark.subprocess
 def test_a_line_that_is_not_utf8_is_a_bad_json_line_and_the_lines_around_it_are_scored(e2, e3):
     # one byte that is not UTF-8 aborted `score` with a traceback and no output at all
     good2, good3 = json.dumps(record(e2)).encode(), json.dumps(record(e3)).encode()
@@ -416,6 +418,7 @@ def test_a_line_that_is_not_utf8_is_a_bad_json_line_and_the_lines_around_it_are_
     assert proc.returncode == 1
 
 
+@pytest.mark.subprocess
 def test_a_lone_cr_inside_a_record_is_json_whitespace_and_crlf_endings_work(e2, e3):
     # a lone \r split a record in two: two error lines for one input line
     good2, good3 = json.dumps(record(e2)).encode(), json.dumps(record(e3)).encode()
@@ -438,6 +441,7 @@ def test_score_lines_takes_bytes_and_only_json_whitespace_is_blank(e2):
     assert {o["kind"] for o in outs[1:4]} == {"bad_json"}
 
 
+@pytest.mark.subprocess
 def test_show_numbers_lines_as_score_does(e2, e3, tmp_path):
     import subprocess
     import sys

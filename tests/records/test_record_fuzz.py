@@ -120,6 +120,7 @@ def mutated_lines(draw):
     return line.decode() if how == "text" else line
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(json_values, min_size=1, max_size=3))
 def test_any_json_value_gives_one_json_output_line(values):
@@ -127,6 +128,7 @@ def test_any_json_value_gives_one_json_output_line(values):
     check_outputs(lines, list(score_lines(lines)))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.binary(max_size=60) | st.sampled_from([b"", b"\r", b" \t\r", b"\x0c", b"\xff{}", b"{\"a\":\r1}"]),
                 min_size=1, max_size=8))
@@ -134,6 +136,7 @@ def test_any_bytes_give_one_json_output_per_line(lines):
     check_outputs(lines, list(score_lines(lines)))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=2000)
 @given(st.lists(mutated_lines(), min_size=1, max_size=3))
 def test_mutated_oracle_records_give_one_json_output_line(lines):
@@ -168,6 +171,7 @@ def mutate_line(rng: random.Random, record: dict) -> bytes:
     return raw if raw.strip(JSON_SPACE) else b"x"
 
 
+@pytest.mark.subprocess
 def test_ten_thousand_mutated_records_through_the_cli_give_ten_thousand_json_lines(tmp_path):
     rng = random.Random(20261201)
     lines = [mutate_line(rng, rng.choice(RECORDS)) for _ in range(10_000)]

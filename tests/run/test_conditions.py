@@ -251,6 +251,7 @@ print(json.dumps({"rows": df.height, "misses": misses}))
 """
 
 
+@pytest.mark.subprocess
 def test_a_where_path_predicate_compiles_the_users_code_only(tmp_path):
     import subprocess
     (tmp_path / "my_predicate.py").write_text(

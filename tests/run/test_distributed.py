@@ -17,6 +17,8 @@ from dokosim.run.distributed import parse_cluster, simulate_on_dask
 from dokosim.run.simulate import SimulationError, simulate
 from dokosim.run.simulator import make_plan
 
+pytestmark = pytest.mark.e2e  # end to end
+
 KW = dict(seed=42, strategy="random,simple,random,simple", params={"random": {"p_reserve": 0.2, "p_call": 0.1}})
 DEALS, CHUNK = 30_000, 1_000
 TIMEOUT = 600  # the first task on a worker may compile the kernels (cold cache)

@@ -9,6 +9,7 @@ import pytest
 from dokosim.validation import MAX_DEALS, MAX_ROUNDS
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("argv, option", [
     (["simulate", "--deals", "0"], "--deals"),
     (["simulate", "--deals", "9223372036854775807"], "--deals"),

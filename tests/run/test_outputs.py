@@ -274,6 +274,7 @@ def test_rules_files_that_cannot_be_read_are_one_line(tmp_path):
     assert_one_line(run("session", "--rounds", 1, "--rules", folder), 2, "is a directory")
 
 
+@pytest.mark.subprocess
 def test_study_with_a_bad_cluster_or_without_dask_is_one_line(tmp_path):
     env = {**os.environ, "DOKOSIM_STUDY_DATA": str(tmp_path / "data")}
     r = CliRunner(env=env).invoke(main, ["study", "solo_odds", "--cluster", "local:0",
@@ -331,6 +332,7 @@ def test_ctrl_c_during_a_parquet_write_waits_for_the_file(tmp_path, plain_ctrl_c
     assert pl.read_parquet(path).height == 300_000
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_during_a_run_prints_no_panic_and_the_dataset_resumes(tmp_path, plain_ctrl_c):
     import time
 

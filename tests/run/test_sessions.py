@@ -195,6 +195,7 @@ def test_bad_session_arguments_are_refused(kwargs, needle):
     assert needle in str(info.value)
 
 
+@pytest.mark.subprocess
 def test_cli_session_summary_and_bad_usage(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     proc = subprocess.run([sys.executable, "-m", "dokosim.cli", "session", "--rounds", "30",

@@ -49,6 +49,7 @@ def test_rows_do_not_depend_on_threads_or_chunks():
     assert_frame_equal(part, tail.slice(500))
 
 
+@pytest.mark.subprocess
 def test_dataset_resume_after_kill_gives_identical_rows(tmp_path):
     args = [sys.executable, "-m", "dokosim.cli", "simulate", "--deals", "60000", "--seed", "3",
             "--strategy", "simple", "--chunk-size", "5000", "--quiet"]
@@ -90,6 +91,7 @@ def test_bad_arguments_are_refused():
         simulate(10, strategy="simple", params={"*": {"bogus": 1}})
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("argv, needle", [
     (["--deals", "-3"], "--deals"),
     (["--strategy", "nosuch"], "unknown strategy 'nosuch'"),
@@ -172,6 +174,7 @@ def test_user_strategy_from_a_temporary_module_plays_a_full_run(tmp_path, monkey
         assert card == max(hand, key=order.index)
 
 
+@pytest.mark.subprocess
 def test_show_renders_a_dataset_deal_from_the_record_and_by_replay(tmp_path):
     kept = tmp_path / "kept"
     replayed = tmp_path / "replayed"

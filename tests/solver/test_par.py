@@ -98,6 +98,7 @@ def test_bad_records_and_limits():
         dokosim.par({"rules": "ddv", "dealer": 3, "hands": []}, node_limit=-1)
 
 
+@pytest.mark.subprocess
 def test_cli_par_lines_and_usage_errors(tmp_path):
     # complete records: the main solve gives the record's own eyes, the par solves the deal
     from pathlib import Path
@@ -121,6 +122,7 @@ def test_cli_par_lines_and_usage_errors(tmp_path):
         assert message in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.subprocess
 def test_a_node_limit_gives_nulls_for_the_record_s_position(tmp_path):
     from pathlib import Path
 

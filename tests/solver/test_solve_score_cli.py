@@ -5,7 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import dokosim
+
+pytestmark = pytest.mark.subprocess  # starts a dokosim process
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "records.jsonl"
 

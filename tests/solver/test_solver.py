@@ -232,6 +232,7 @@ def test_solve_api_on_unfinished_and_complete_records():
     assert out["card_values"][rec["play"][36]] == after["eyes_re"]
 
 
+@pytest.mark.subprocess
 def test_solve_command_prints_a_line_per_record_and_errors_as_game_record_md(tmp_path):
     recs = [cut(ORACLE_RECORDS[1], 40), ORACLE_RECORDS[2], {**ORACLE_RECORDS[1], "play": ["XX"]}]
     path = tmp_path / "recs.jsonl"

@@ -17,6 +17,8 @@ import pytest
 
 from dokosim.run.simulate import simulate
 
+pytestmark = pytest.mark.slow  # a long property run
+
 COUNTS = (9, 10, 11)
 SKILLS = {"simple": 4000, "heuristic": 4000, "pimc": 250}
 FAMILY = len(COUNTS) * len(SKILLS) * 2

@@ -7,6 +7,8 @@ from polars.testing import assert_frame_equal
 from dokosim.dd.solve_deals import solve_deals
 from dokosim.studies import par
 
+pytestmark = pytest.mark.e2e  # end to end
+
 
 def test_the_par_table_counts_what_solve_deals_finds(tmp_path, monkeypatch):
     monkeypatch.setenv("DOKOSIM_STUDY_DATA", str(tmp_path / "data"))

@@ -12,6 +12,8 @@ from dokosim.studies import solo_model, solo_odds
 from dokosim.studies.common import hand_features
 from dokosim.stats import wilson
 
+pytestmark = pytest.mark.e2e  # end to end
+
 REPO = Path(__file__).resolve().parents[2]
 
 SOLO_KINDS = ("diamonds", "hearts", "spades", "clubs", "queens", "jacks", "fleischlos")

@@ -1,10 +1,13 @@
 """``dokosim study swings`` and ``dokosim study par_normal`` (issue 34): what they write is what
 the audit and ``value_deals`` find on the same deals."""
 import polars as pl
+import pytest
 
 from dokosim.dd.value_deals import value_deals
 from dokosim.solver.eyes import SEARCH_VERSION
 from dokosim.studies import par_normal, swings
+
+pytestmark = pytest.mark.e2e  # end to end
 
 
 def test_par_normal_counts_what_value_deals_finds(tmp_path, monkeypatch):

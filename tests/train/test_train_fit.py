@@ -152,6 +152,7 @@ def test_bad_data_is_one_line(tmp_path):
         fit(data, tmp_path / "w.npz", holdout=1.0)
 
 
+@pytest.mark.subprocess
 def test_fit_refuses_to_overwrite_a_file_it_did_not_write(trained, tmp_path):
     from dokosim.train.fit import TrainError, check_output
     root, _, runs = trained
