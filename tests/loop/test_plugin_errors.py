@@ -8,6 +8,27 @@ from click.testing import CliRunner
 
 from dokosim.cli import main as cli
 
+
+def strategy(reserve_args, reserve_returns):
+    """A plug-in strategy's module whose ``reserve`` takes ``reserve_args`` and returns
+    ``reserve_returns``; its ``call`` passes and its ``card`` answers -1."""
+    return f"""
+        import numba
+
+        @numba.njit
+        def reserve({reserve_args}):
+            return {reserve_returns}
+
+        @numba.njit
+        def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+            return 0
+
+        @numba.njit
+        def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
+            return -1
+        """
+
+
 MODULES = {
     "pred_raises": """
         import numba
@@ -19,36 +40,8 @@ MODULES = {
             return True
         """,
     "pred_syntax": "def check(:\n    pass\n",
-    "strat_arity": """
-        import numba
-
-        @numba.njit
-        def reserve(seat, hand):
-            return 0
-
-        @numba.njit
-        def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-            return 0
-
-        @numba.njit
-        def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-            return -1
-        """,
-    "strat_types": """
-        import numba
-
-        @numba.njit
-        def reserve(seat, hand, options, pub, rules, params, rng):
-            return pub.no_such_attribute
-
-        @numba.njit
-        def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-            return 0
-
-        @numba.njit
-        def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
-            return -1
-        """,
+    "strat_arity": strategy("seat, hand", "0"),
+    "strat_types": strategy("seat, hand, options, pub, rules, params, rng", "pub.no_such_attribute"),
     "pred_ok": """
         import numba
 

@@ -26,11 +26,14 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @njit(cache=True)
-def reference_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save, items, res,
-                   budget):
+def minimax_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save, items, res,
+                 budget, alpha, beta, prune):
     """Re's final eyes (score_deal) under plain minimax: Re seats (st[H_RE_MASK] as the kernels
     keep it) maximise, the others minimise, over every legal card (one copy of a card held twice).
-    budget[0]: nodes left; -1 once it runs out (the caller skips the position)."""
+    budget[0]: nodes left; -1 once it runs out (the caller skips the position).
+    With ``prune``: textbook alpha-beta pruning and nothing else (no table, no card equivalences,
+    cards in their encoding order), exact when the value lies in (alpha, beta); without it the
+    window only follows the search and never cuts it."""
     budget[0] -= 1
     if budget[0] < 0:
         return -1
@@ -49,40 +52,10 @@ def reference_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cma
         for j in range(ST_LEN):
             save[n, j] = st[j]
         play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        v = reference_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save,
-                           items, res, budget)
+        v = minimax_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save,
+                         items, res, budget, alpha, beta, prune)
         if v < 0:
             return -1
-        for j in range(ST_LEN):
-            st[j] = save[n, j]
-        hands[seat] = held
-        if (maxi and v > best) or (not maxi and v < best):
-            best = v
-    return best
-
-
-@njit(cache=True)
-def alphabeta_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save, items, res,
-                   alpha, beta):
-    """reference_eyes with textbook alpha-beta pruning and nothing else (no table, no card
-    equivalences, cards in their encoding order): exact when the value lies in (alpha, beta)."""
-    n = st[P_NPLAYED]
-    if n == 4 * st[P_HAND_SIZE]:
-        score_deal(st, plays, play_seat, trick_winner, items, res)
-        return res[RES_EYES_RE]
-    seat = st[P_TURN]
-    maxi = (st[H_RE_MASK] >> seat) & 1 == 1
-    legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-    best = -1 if maxi else 1000
-    held = hands[seat]
-    for c in range(48):
-        if not (legal >> c) & 1 or (c & 1 and (legal >> (c - 1)) & 1):
-            continue
-        for j in range(ST_LEN):
-            save[n, j] = st[j]
-        play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
-        v = alphabeta_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save,
-                           items, res, alpha, beta)
         for j in range(ST_LEN):
             st[j] = save[n, j]
         hands[seat] = held
@@ -92,7 +65,7 @@ def alphabeta_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cma
         else:
             best = min(best, v)
             beta = min(beta, v)
-        if alpha >= beta:
+        if prune and alpha >= beta:
             break
     return best
 
@@ -120,15 +93,17 @@ def card_values_by(search, state):
 
 
 def alphabeta_card_values(state):
-    """reference_card_values by alphabeta_eyes over the whole window (exact) for each card."""
-    return card_values_by(lambda *args: alphabeta_eyes(*args, -1, 241), state)
+    """reference_card_values by alpha-beta (minimax_eyes with pruning) over the whole window (exact)
+    for each card, with no node limit."""
+    budget = np.array([np.iinfo(np.int64).max], dtype=np.int64)
+    return card_values_by(lambda *args: minimax_eyes(*args, budget, -1, 241, True), state)
 
 
 def reference_card_values(state, max_nodes=10**12):
     """{physical card: Re's final eyes after it} for every legal card of the seat to move; None
     when the tree has more than ``max_nodes`` nodes."""
     budget = np.array([max_nodes], dtype=np.int64)
-    return card_values_by(lambda *args: reference_eyes(*args, budget), state)
+    return card_values_by(lambda *args: minimax_eyes(*args, budget, -1, 241, False), state)
 
 
 def cut(record: dict, n: int) -> dict:

@@ -14,8 +14,8 @@ from dokosim.engine.play import legal_mask
 from dokosim.strategies import net
 from dokosim.strategies.net_features import N_FEATURES, N_KINDS
 from dokosim.train.network import forward_numpy, load_weights
-
 from tests.engine.test_properties import check_deal
+from tests.helpers.games import card_decisions
 
 
 def test_the_numba_forward_pass_equals_the_training_librarys():
@@ -142,24 +142,20 @@ def test_net_plays_only_legal_cards_at_every_decision():
     through the rules checker written from RULES.md (test_properties.check_deal)."""
     agent = Agent("net")
     decisions = 0
-    for deal_id in range(60):
-        game = Game("ddv", seed=4, deal_id=deal_id)
-        g = game._g
-        while g[gs.G_PHASE] != gs.PH_TERMINAL:
-            if g[gs.G_PHASE] == gs.PH_CARD and int(g[gs.G_LEGAL]) & (int(g[gs.G_LEGAL]) - 1):
-                seat = int(g[gs.G_PLAYER])
-                st = g[gs.O_ST:gs.O_ST + ST_LEN]
-                hands = g[gs.O_HANDS:gs.O_HANDS + 4]
-                plays = g[gs.O_PLAYS:gs.O_PLAYS + 48]
-                fclass = g[gs.O_FCLASS:gs.O_FCLASS + 48]
-                cmask = g[gs.O_CMASK:gs.O_CMASK + 5]
-                legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-                card = net.net_card(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, g[gs.O_PSEAT:gs.O_PSEAT + 48],
-                                    g[gs.O_TW:gs.O_TW + 12], g[gs.O_POWER:gs.O_POWER + 48], fclass, cmask,
-                                    g[gs.O_RULES:gs.O_RULES + R_LEN])
-                assert 0 <= card < 48 and (int(legal) >> int(card)) & 1
-                decisions += 1
-            game.apply_action(agent.act(game))
+    for g, seat in card_decisions(agent, seed=4, deals=60):
+        if not int(g[gs.G_LEGAL]) & (int(g[gs.G_LEGAL]) - 1):
+            continue  # one legal card kind: no choice
+        st = g[gs.O_ST:gs.O_ST + ST_LEN]
+        hands = g[gs.O_HANDS:gs.O_HANDS + 4]
+        plays = g[gs.O_PLAYS:gs.O_PLAYS + 48]
+        fclass = g[gs.O_FCLASS:gs.O_FCLASS + 48]
+        cmask = g[gs.O_CMASK:gs.O_CMASK + 5]
+        legal = legal_mask(st, hands[seat], plays, fclass, cmask)
+        card = net.net_card(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, g[gs.O_PSEAT:gs.O_PSEAT + 48],
+                            g[gs.O_TW:gs.O_TW + 12], g[gs.O_POWER:gs.O_POWER + 48], fclass, cmask,
+                            g[gs.O_RULES:gs.O_RULES + R_LEN])
+        assert 0 <= card < 48 and (int(legal) >> int(card)) & 1
+        decisions += 1
     assert decisions > 60 * 30
     df = dokosim.simulate(300, seed=9, strategy="net", keep_play=True)
     assert df.height == 300

@@ -5,15 +5,21 @@ import polars as pl
 import pytest
 
 import dokosim
-from dokosim import Agent, Game
+from dokosim import Agent
 from dokosim.engine import game_state as gs
 from dokosim.engine.cards import CONTRACT_NAMES, EYES, TRUMP
 from dokosim.engine.layout import (
-    P_CONTRACT, P_HAND_SIZE, P_NPLAYED, P_SOLOIST, P_TRICK, ST_LEN,
+    P_CONTRACT,
+    P_HAND_SIZE,
+    P_NPLAYED,
+    P_SOLOIST,
+    P_TRICK,
+    ST_LEN,
 )
 from dokosim.rules import load_rules
 from dokosim.strategies import net_features as nf
 from dokosim.train.data import TrainDataError, make_data, play_chunk
+from tests.helpers.games import card_decisions
 
 
 @pytest.fixture(scope="module")
@@ -96,23 +102,17 @@ def test_features_equal_a_plain_reading_of_the_position():
     assert len(CONTRACT_NAMES) == nf.N_CONTRACTS
     agent = Agent("heuristic")
     checked = 0
-    for deal_id in range(40):
-        game = Game("ddv", seed=11, deal_id=deal_id)
-        g = game._g
-        while g[gs.G_PHASE] != gs.PH_TERMINAL:
-            if g[gs.G_PHASE] == gs.PH_CARD:
-                seat = int(g[gs.G_PLAYER])
-                x = np.zeros(nf.N_FEATURES, dtype=np.float32)
-                position_features(g, x)
-                reference = _reference_features(g, seat)
-                for name, (at, length) in BLOCKS.items():
-                    np.testing.assert_allclose(x[at:at + length], reference[name], atol=1e-6, err_msg=name)
-                legal = int(g[gs.G_LEGAL])
-                assert [k for k in range(24) if x[nf.F_LEGAL + k]] == [k for k in range(24) if legal >> k & 1]
-                assert x[nf.F_OWN_SIDE:nf.F_OWN_SIDE + 2].sum() == 1
-                assert (x[nf.F_SIDES:nf.F_SIDES + 9].reshape(3, 3).sum(axis=1) == 1).all()
-                checked += 1
-            game.apply_action(agent.act(game))
+    for g, seat in card_decisions(agent, seed=11, deals=40):
+        x = np.zeros(nf.N_FEATURES, dtype=np.float32)
+        position_features(g, x)
+        reference = _reference_features(g, seat)
+        for name, (at, length) in BLOCKS.items():
+            np.testing.assert_allclose(x[at:at + length], reference[name], atol=1e-6, err_msg=name)
+        legal = int(g[gs.G_LEGAL])
+        assert [k for k in range(24) if x[nf.F_LEGAL + k]] == [k for k in range(24) if legal >> k & 1]
+        assert x[nf.F_OWN_SIDE:nf.F_OWN_SIDE + 2].sum() == 1
+        assert (x[nf.F_SIDES:nf.F_SIDES + 9].reshape(3, 3).sum(axis=1) == 1).all()
+        checked += 1
     assert checked > 40 * 40
 
 
