@@ -11,10 +11,21 @@ Seats: with the default dealer 3, seat 0 leads trick 1.
 """
 import pytest
 
-from tests.helpers.scenario_util import (ann, deal_from_tricks, expect, held, pm, record,
-                           score, seat_of_card)
+from tests.helpers.scenario_util import (ann, deal_from_tricks, expect, held, pm, record, score,
+                                         seat_of_card)
 
 NORMAL = {"type": "normal"}
+
+
+# Deals scored with announcements and what the rules make of them, each worked out by hand in
+# the comment above it: one entry per case, next to its deal; test_scores_as_worked_out runs them.
+SCORED = []
+
+
+def case(deal, recorded, name, **expected):
+    """A case of test_scores_as_worked_out: the deal fixture's name, record()'s keywords beyond
+    the deal, the case's name, and expect()'s keywords."""
+    return pytest.param(deal, recorded, expected, id=name)
 
 
 def solo(kind, seat, compulsory=False):
@@ -118,25 +129,25 @@ def e45():
 # ---------------------------------------------------------------------
 # RULES.md 1.8 worked example 1
 # ---------------------------------------------------------------------
-def test_example1_no_announcements(e1):
-    # Base 1 + 1 (Kontra 80 < 90) = 2; extras Re 1 (Charlie) - Kontra 2
-    # (fox, doppelkopf) -> V = 1.
-    out = score(record(e1))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(160, 80), tricks=(9, 3),
-           winner="re", value=1,
-           points=pm("re:won", "re:under_90", "re:charlie",
-                     "kontra:fox_caught", "kontra:doppelkopf"),
-           score=[1, -1, 1, -1])
+# Base 1 + 1 (Kontra 80 < 90) = 2; extras Re 1 (Charlie) - Kontra 2
+# (fox, doppelkopf) -> V = 1.
+SCORED.append(case(
+    "e1", dict(), "example1_no_announcements",
+    contract="normal", re_seats=[0, 2], eyes=(160, 80), tricks=(9, 3),
+    winner="re", value=1,
+    points=pm("re:won", "re:under_90", "re:charlie",
+              "kontra:fox_caught", "kontra:doppelkopf"),
+    score=[1, -1, 1, -1]))
 
 
-def test_example1_with_re_announced(e1):
-    # Same deal, seat 0 says Re before the first card: V = 1 + 1 + 2 + 1 - 2 = 3.
-    out = score(record(e1, announcements=[ann(0, "re", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(160, 80), tricks=(9, 3),
-           winner="re", value=3,
-           points=pm("re:won", "re:under_90", "re:re_announced", "re:charlie",
-                     "kontra:fox_caught", "kontra:doppelkopf"),
-           score=[3, -3, 3, -3])
+# Same deal, seat 0 says Re before the first card: V = 1 + 1 + 2 + 1 - 2 = 3.
+SCORED.append(case(
+    "e1", dict(announcements=[ann(0, "re", 0)]), "example1_with_re_announced",
+    contract="normal", re_seats=[0, 2], eyes=(160, 80), tricks=(9, 3),
+    winner="re", value=3,
+    points=pm("re:won", "re:under_90", "re:re_announced", "re:charlie",
+              "kontra:fox_caught", "kontra:doppelkopf"),
+    score=[3, -3, 3, -3]))
 
 
 # ---------------------------------------------------------------------
@@ -144,76 +155,77 @@ def test_example1_with_re_announced(e1):
 # Announcement items count for the side that wins (GAME_RECORD.md: V is the
 # winner's item weights minus the loser's).
 # ---------------------------------------------------------------------
-def test_example2_no_announcements(e2):
-    # Re needs 121 -> Kontra wins: 1 + 1 (against the queens) = 2.
-    out = score(record(e2))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
-           winner="kontra", value=2,
-           points=pm("kontra:won", "kontra:against_the_queens"),
-           score=[-2, 2, -2, 2])
+# Re needs 121 -> Kontra wins: 1 + 1 (against the queens) = 2.
+SCORED.append(case(
+    "e2", dict(), "example2_no_announcements",
+    contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
+    winner="kontra", value=2,
+    points=pm("kontra:won", "kontra:against_the_queens"),
+    score=[-2, 2, -2, 2]))
 
 
-def test_example2_re_announced_only(e2):
-    # Kontra wins, 1 + 2 + 1 = 4.
-    out = score(record(e2, announcements=[ann(0, "re", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
-           winner="kontra", value=4,
-           points=pm("kontra:won", "kontra:re_announced", "kontra:against_the_queens"),
-           score=[-4, 4, -4, 4])
+# Kontra wins, 1 + 2 + 1 = 4.
+SCORED.append(case(
+    "e2", dict(announcements=[ann(0, "re", 0)]), "example2_re_announced_only",
+    contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
+    winner="kontra", value=4,
+    points=pm("kontra:won", "kontra:re_announced", "kontra:against_the_queens"),
+    score=[-4, 4, -4, 4]))
 
 
-def test_example2_re_and_kontra_announced(e2):
-    # Kontra wins, 1 + 2 + 2 + 1 = 6.
-    out = score(record(e2, announcements=[ann(0, "re", 0), ann(1, "kontra", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
-           winner="kontra", value=6,
-           points=pm("kontra:won", "kontra:re_announced", "kontra:kontra_announced",
-                     "kontra:against_the_queens"),
-           score=[-6, 6, -6, 6])
+# Kontra wins, 1 + 2 + 2 + 1 = 6.
+SCORED.append(case(
+    "e2", dict(announcements=[ann(0, "re", 0), ann(1, "kontra", 0)]), "example2_re_and_kontra_announced",
+    contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
+    winner="kontra", value=6,
+    points=pm("kontra:won", "kontra:re_announced", "kontra:kontra_announced",
+              "kontra:against_the_queens"),
+    score=[-6, 6, -6, 6]))
 
 
-def test_example2_kontra_announced_only(e2):
-    # Kontra alone announced: Kontra needs 121, Re 120 -> Re wins 1 + 2 = 3.
-    out = score(record(e2, announcements=[ann(3, "kontra", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
-           winner="re", value=3,
-           points=pm("re:won", "re:kontra_announced"),
-           score=[3, -3, 3, -3])
+# Kontra alone announced: Kontra needs 121, Re 120 -> Re wins 1 + 2 = 3.
+SCORED.append(case(
+    "e2", dict(announcements=[ann(3, "kontra", 0)]), "example2_kontra_announced_only",
+    contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
+    winner="re", value=3,
+    points=pm("re:won", "re:kontra_announced"),
+    score=[3, -3, 3, -3]))
 
 
 # ---------------------------------------------------------------------
 # RULES.md 1.8 worked examples 3, 4, 5
 # ---------------------------------------------------------------------
-def test_example3_re_no90_kontra_takes_110(e3):
-    # "Re, no 90" in one call; Kontra 110 >= 90 wins: 1 + 2 + 1 + 1 = 5.
-    out = score(record(e3, announcements=[ann(0, "no90", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(130, 110), tricks=(7, 5),
-           winner="kontra", value=5,
-           points=pm("kontra:won", "kontra:re_announced", "kontra:no90_announced",
-                     "kontra:against_the_queens"),
-           score=[-5, 5, -5, 5])
+# "Re, no 90" in one call; Kontra 110 >= 90 wins: 1 + 2 + 1 + 1 = 5.
+SCORED.append(case(
+    "e3", dict(announcements=[ann(0, "no90", 0)]), "example3_re_no90_kontra_takes_110",
+    contract="normal", re_seats=[0, 2], eyes=(130, 110), tricks=(7, 5),
+    winner="kontra", value=5,
+    points=pm("kontra:won", "kontra:re_announced", "kontra:no90_announced",
+              "kontra:against_the_queens"),
+    score=[-5, 5, -5, 5]))
 
 
-def test_example4_re_no90_no60_kontra_takes_70(e45):
-    # Re "Re, no 90, no 60", Kontra "Kontra"; Kontra 70 >= 60 wins:
-    # 1 + 2 + 2 + 1 + 1 + 1 = 8.
-    out = score(record(e45, announcements=[ann(0, "no60", 0), ann(1, "kontra", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(170, 70), tricks=(9, 3),
-           winner="kontra", value=8,
-           points=pm("kontra:won", "kontra:re_announced", "kontra:kontra_announced",
-                     "kontra:no90_announced", "kontra:no60_announced",
-                     "kontra:against_the_queens"),
-           score=[-8, 8, -8, 8])
+# Re "Re, no 90, no 60", Kontra "Kontra"; Kontra 70 >= 60 wins:
+# 1 + 2 + 2 + 1 + 1 + 1 = 8.
+SCORED.append(case(
+    "e45", dict(announcements=[ann(0, "no60", 0), ann(1, "kontra", 0)]),
+    "example4_re_no90_no60_kontra_takes_70",
+    contract="normal", re_seats=[0, 2], eyes=(170, 70), tricks=(9, 3),
+    winner="kontra", value=8,
+    points=pm("kontra:won", "kontra:re_announced", "kontra:kontra_announced",
+              "kontra:no90_announced", "kontra:no60_announced",
+              "kontra:against_the_queens"),
+    score=[-8, 8, -8, 8]))
 
 
-def test_example5_nobody_wins(e45):
-    # Both sides up to no 60, 170 : 70.  Both need 181: nobody wins.
-    # Re: Kontra under 90 (1), 120 vs no 90 (1), 90 vs no 60 (1) = 3; Kontra 0.
-    out = score(record(e45, announcements=[ann(0, "no60", 0), ann(1, "no60", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(170, 70), tricks=(9, 3),
-           winner=None, value=3,
-           points=pm("re:under_90", "re:reached_120", "re:reached_90"),
-           score=[3, -3, 3, -3])
+# Both sides up to no 60, 170 : 70.  Both need 181: nobody wins.
+# Re: Kontra under 90 (1), 120 vs no 90 (1), 90 vs no 60 (1) = 3; Kontra 0.
+SCORED.append(case(
+    "e45", dict(announcements=[ann(0, "no60", 0), ann(1, "no60", 0)]), "example5_nobody_wins",
+    contract="normal", re_seats=[0, 2], eyes=(170, 70), tricks=(9, 3),
+    winner=None, value=3,
+    points=pm("re:under_90", "re:reached_120", "re:reached_90"),
+    score=[3, -3, 3, -3]))
 
 
 # ---------------------------------------------------------------------
@@ -235,16 +247,16 @@ def e6():
     return d
 
 
-def test_example6_silent_marriage_re_announced(e6):
-    # V = 1 + 3 (under 90, 60, 30) + 2 = 6; soloist +18, opponents -6 each.
-    out = score(record(e6, announcements=[ann(0, "re", 0)]))
-    # declarer: a silent marriage is not declared (the player said healthy),
-    # so GAME_RECORD.md's "seat that declared the contract" is null.
-    expect(out, contract="silent_marriage", re_seats=[0], soloist=0, declarer=None,
-           eyes=(216, 24), tricks=(11, 1), winner="re", value=6,
-           points=pm("re:won", "re:under_90", "re:under_60", "re:under_30",
-                     "re:re_announced"),
-           score=[18, -6, -6, -6])
+# V = 1 + 3 (under 90, 60, 30) + 2 = 6; soloist +18, opponents -6 each.
+# declarer: a silent marriage is not declared (the player said healthy),
+# so GAME_RECORD.md's "seat that declared the contract" is null.
+SCORED.append(case(
+    "e6", dict(announcements=[ann(0, "re", 0)]), "example6_silent_marriage_re_announced",
+    contract="silent_marriage", re_seats=[0], soloist=0, declarer=None,
+    eyes=(216, 24), tricks=(11, 1), winner="re", value=6,
+    points=pm("re:won", "re:under_90", "re:under_60", "re:under_30",
+              "re:re_announced"),
+    score=[18, -6, -6, -6]))
 
 
 def test_silent_marriage_shifts_no_call_limit(e6):
@@ -281,13 +293,13 @@ def e7():
     return d
 
 
-def test_example7_solo_120_120(e7):
-    # Kontra wins, V = 1 (no against-the-queens in a solo): soloist -3,
-    # opponents +1 each.
-    out = score(record(e7, solo("diamonds", 1)))
-    expect(out, contract="diamonds_solo", re_seats=[1], soloist=1, declarer=1,
-           eyes=(120, 120), tricks=(6, 6), winner="kontra", value=1,
-           points=pm("kontra:won"), score=[1, -3, 1, 1])
+# Kontra wins, V = 1 (no against-the-queens in a solo): soloist -3,
+# opponents +1 each.
+SCORED.append(case(
+    "e7", dict(contract=solo("diamonds", 1)), "example7_solo_120_120",
+    contract="diamonds_solo", re_seats=[1], soloist=1, declarer=1,
+    eyes=(120, 120), tricks=(6, 6), winner="kontra", value=1,
+    points=pm("kontra:won"), score=[1, -3, 1, 1]))
 
 
 def test_voluntary_solo_is_led_by_dealers_left(e7):
@@ -517,17 +529,17 @@ def test_voluntary_hearts_solo_same_play_is_led_by_wrong_seat(hearts):
     assert (out["seat"], out["trick"], out["card_index"], out["card"]) == (0, 1, 1, "TH")
 
 
-def test_nobody_wins_in_a_solo_soloist_share_tripled(hearts):
-    # Soloist "Re, no 90, no 60, no 30" (needs 211), Kontra "Kontra, no 90"
-    # (needs 151): 190 : 50, both miss.  Re collects under 90, under 60 and
-    # 120 against no 90 = 3; Kontra nothing (50 < 60 < 90 < 120).  Soloist
-    # +9, opponents -3 each.
-    out = score(record(hearts, solo("hearts", 1, compulsory=True),
-                       announcements=[ann(1, "no30", 0), ann(0, "no90", 0)]))
-    expect(out, contract="hearts_solo", re_seats=[1], soloist=1, declarer=1,
-           eyes=(190, 50), tricks=(10, 2), winner=None, value=3,
-           points=pm("re:under_90", "re:under_60", "re:reached_120"),
-           score=[-3, 9, -3, -3])
+# Soloist "Re, no 90, no 60, no 30" (needs 211), Kontra "Kontra, no 90"
+# (needs 151): 190 : 50, both miss.  Re collects under 90, under 60 and
+# 120 against no 90 = 3; Kontra nothing (50 < 60 < 90 < 120).  Soloist
+# +9, opponents -3 each.
+SCORED.append(case(
+    "hearts", dict(contract=solo("hearts", 1, compulsory=True), announcements=[ann(1, "no30", 0), ann(0, "no90", 0)]),
+    "nobody_wins_in_a_solo_soloist_share_tripled",
+    contract="hearts_solo", re_seats=[1], soloist=1, declarer=1,
+    eyes=(190, 50), tricks=(10, 2), winner=None, value=3,
+    points=pm("re:under_90", "re:under_60", "re:reached_120"),
+    score=[-3, 9, -3, -3]))
 
 
 def test_no_extra_points_in_a_solo(e1):
@@ -590,12 +602,12 @@ def mar0():
     return d
 
 
-def test_marriage_clarified_in_trick_1(mar1):
-    # Partner = winner of trick 1 (seat 1).  204 : 36 -> 1 + under 90 + under 60.
-    out = score(record(mar1, marriage(0)))
-    expect(out, contract="marriage", re_seats=[0, 1], soloist=None, declarer=0,
-           eyes=(204, 36), tricks=(10, 2), winner="re", value=3,
-           points=pm("re:won", "re:under_90", "re:under_60"), score=[3, 3, -3, -3])
+# Partner = winner of trick 1 (seat 1).  204 : 36 -> 1 + under 90 + under 60.
+SCORED.append(case(
+    "mar1", dict(contract=marriage(0)), "marriage_clarified_in_trick_1",
+    contract="marriage", re_seats=[0, 1], soloist=None, declarer=0,
+    eyes=(204, 36), tricks=(10, 2), winner="re", value=3,
+    points=pm("re:won", "re:under_90", "re:under_60"), score=[3, 3, -3, -3]))
 
 
 def test_marriage_trick_1_no_limit_shift(mar1):
@@ -612,11 +624,11 @@ def test_marriage_trick_1_no_limit_shift(mar1):
     assert (late["seat"], late["call"], late["cards_played"]) == (1, "re", 5)
 
 
-def test_marriage_clarified_in_trick_2(mar2):
-    out = score(record(mar2, marriage(0)))
-    expect(out, contract="marriage", re_seats=[0, 2], soloist=None, declarer=0,
-           eyes=(132, 108), tricks=(7, 5), winner="re", value=1,
-           points=pm("re:won"), score=[1, -1, 1, -1])
+SCORED.append(case(
+    "mar2", dict(contract=marriage(0)), "marriage_clarified_in_trick_2",
+    contract="marriage", re_seats=[0, 2], soloist=None, declarer=0,
+    eyes=(132, 108), tricks=(7, 5), winner="re", value=1,
+    points=pm("re:won"), score=[1, -1, 1, -1]))
 
 
 def test_marriage_trick_2_limits_drop_by_one(mar2):
@@ -639,11 +651,11 @@ def test_marriage_trick_2_limits_drop_by_one(mar2):
     assert (late["seat"], late["call"], late["cards_played"]) == (2, "re", 9)
 
 
-def test_marriage_clarified_in_trick_3(mar3):
-    out = score(record(mar3, marriage(0)))
-    expect(out, contract="marriage", re_seats=[0, 3], soloist=None, declarer=0,
-           eyes=(134, 106), tricks=(7, 5), winner="re", value=1,
-           points=pm("re:won"), score=[1, -1, -1, 1])
+SCORED.append(case(
+    "mar3", dict(contract=marriage(0)), "marriage_clarified_in_trick_3",
+    contract="marriage", re_seats=[0, 3], soloist=None, declarer=0,
+    eyes=(134, 106), tricks=(7, 5), winner="re", value=1,
+    points=pm("re:won"), score=[1, -1, -1, 1]))
 
 
 def test_marriage_trick_3_limits_drop_by_two(mar3):
@@ -663,13 +675,13 @@ def test_marriage_trick_3_limits_drop_by_two(mar3):
     assert late["ok"] is False and late["kind"] == "announcement_too_late"
 
 
-def test_marriage_without_partner_is_a_solo(mar0):
-    # Seat 0 wins tricks 1-3: plays alone, scored as a (diamonds) solo with no
-    # extra points and no against-the-queens.  115 : 125 -> Kontra, V = 1.
-    out = score(record(mar0, marriage(0)))
-    expect(out, contract="marriage_solo", re_seats=[0], soloist=0, declarer=0,
-           eyes=(115, 125), tricks=(6, 6), winner="kontra", value=1,
-           points=pm("kontra:won"), score=[-3, 1, 1, 1])
+# Seat 0 wins tricks 1-3: plays alone, scored as a (diamonds) solo with no
+# extra points and no against-the-queens.  115 : 125 -> Kontra, V = 1.
+SCORED.append(case(
+    "mar0", dict(contract=marriage(0)), "marriage_without_partner_is_a_solo",
+    contract="marriage_solo", re_seats=[0], soloist=0, declarer=0,
+    eyes=(115, 125), tricks=(6, 6), winner="kontra", value=1,
+    points=pm("kontra:won"), score=[-3, 1, 1, 1]))
 
 
 def test_marriage_without_partner_limits_drop_by_two(mar0):
@@ -841,18 +853,18 @@ def test_record_play_matches_seat_order_helper(e2):
     assert seat_of_card(e2, 8) == 1 and e2.play[8] == "AS"
 
 
-def test_kontra_wins_against_re_no30_ladder_is_cumulative(e2):
-    # Re "Re, no 90, no 60, no 30" at 0 (needs 211); Kontra needs 30 and has
-    # 120.  Kontra: won 1 + Re 2 + three denials 3 + reached 120, 90 and 60
-    # against no 90 / 60 / 30 (3) + against the queens 1 = 10.
-    out = score(record(e2, announcements=[ann(0, "no30", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
-           winner="kontra", value=10,
-           points=pm("kontra:won", "kontra:re_announced", "kontra:no90_announced",
-                     "kontra:no60_announced", "kontra:no30_announced",
-                     "kontra:reached_120", "kontra:reached_90", "kontra:reached_60",
-                     "kontra:against_the_queens"),
-           score=[-10, 10, -10, 10])
+# Re "Re, no 90, no 60, no 30" at 0 (needs 211); Kontra needs 30 and has
+# 120.  Kontra: won 1 + Re 2 + three denials 3 + reached 120, 90 and 60
+# against no 90 / 60 / 30 (3) + against the queens 1 = 10.
+SCORED.append(case(
+    "e2", dict(announcements=[ann(0, "no30", 0)]), "kontra_wins_against_re_no30_ladder_is_cumulative",
+    contract="normal", re_seats=[0, 2], eyes=(120, 120), tricks=(7, 5),
+    winner="kontra", value=10,
+    points=pm("kontra:won", "kontra:re_announced", "kontra:no90_announced",
+              "kontra:no60_announced", "kontra:no30_announced",
+              "kontra:reached_120", "kontra:reached_90", "kontra:reached_60",
+              "kontra:against_the_queens"),
+    score=[-10, 10, -10, 10]))
 
 
 # SCHWARZ: E6 turned into a normal game: seat 2 gets one QC (t1 "TH QH QC QD",
@@ -872,27 +884,27 @@ def schwarz():
     return d
 
 
-def test_schwarz_without_announcements(schwarz):
-    # 1 + under 90, 60, 30 + schwarz = 5, + fox caught = 6.
-    out = score(record(schwarz))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(240, 0), tricks=(12, 0),
-           winner="re", value=6,
-           points=pm("re:won", "re:under_90", "re:under_60", "re:under_30",
-                     "re:schwarz", "re:fox_caught"),
-           score=[6, -6, 6, -6])
+# 1 + under 90, 60, 30 + schwarz = 5, + fox caught = 6.
+SCORED.append(case(
+    "schwarz", dict(), "schwarz_without_announcements",
+    contract="normal", re_seats=[0, 2], eyes=(240, 0), tricks=(12, 0),
+    winner="re", value=6,
+    points=pm("re:won", "re:under_90", "re:under_60", "re:under_30",
+              "re:schwarz", "re:fox_caught"),
+    score=[6, -6, 6, -6]))
 
 
-def test_schwarz_announced_and_made(schwarz):
-    # "Re ... schwarz" in one call at 0: Re needs every trick and gets them.
-    # 1 + 4 (thresholds) + 2 (Re) + 4 (no 90, 60, 30, schwarz) + 1 (fox) = 12.
-    out = score(record(schwarz, announcements=[ann(0, "schwarz", 0)]))
-    expect(out, contract="normal", re_seats=[0, 2], eyes=(240, 0), tricks=(12, 0),
-           winner="re", value=12,
-           points=pm("re:won", "re:under_90", "re:under_60", "re:under_30",
-                     "re:schwarz", "re:re_announced", "re:no90_announced",
-                     "re:no60_announced", "re:no30_announced",
-                     "re:schwarz_announced", "re:fox_caught"),
-           score=[12, -12, 12, -12])
+# "Re ... schwarz" in one call at 0: Re needs every trick and gets them.
+# 1 + 4 (thresholds) + 2 (Re) + 4 (no 90, 60, 30, schwarz) + 1 (fox) = 12.
+SCORED.append(case(
+    "schwarz", dict(announcements=[ann(0, "schwarz", 0)]), "schwarz_announced_and_made",
+    contract="normal", re_seats=[0, 2], eyes=(240, 0), tricks=(12, 0),
+    winner="re", value=12,
+    points=pm("re:won", "re:under_90", "re:under_60", "re:under_30",
+              "re:schwarz", "re:re_announced", "re:no90_announced",
+              "re:no60_announced", "re:no30_announced",
+              "re:schwarz_announced", "re:fox_caught"),
+    score=[12, -12, 12, -12]))
 
 
 def test_reply_limit_includes_marriage_shift(mar2):
@@ -982,15 +994,21 @@ def test_marriage_extra_points_by_final_membership():
            points=pm("re:won"), score=[1, -1, 1, -1])
 
 
-def test_re_schwarz_announced_kontra_wins_with_one_trick(e6):
-    # Silent marriage (E6), soloist says "Re ... schwarz" at 0: Re needs all
-    # tricks, Kontra needs at least one trick - and takes trick 12 (24 eyes).
-    # Kontra wins: 1 + 2 (Re) + 4 (no 90 / 60 / 30 / schwarz); 24 < 30 so no
-    # "reached" items; no against-the-queens in a solo.  V = 7, soloist -21.
-    out = score(record(e6, announcements=[ann(0, "schwarz", 0)]))
-    expect(out, contract="silent_marriage", re_seats=[0], soloist=0, declarer=None,
-           eyes=(216, 24), tricks=(11, 1), winner="kontra", value=7,
-           points=pm("kontra:won", "kontra:re_announced", "kontra:no90_announced",
-                     "kontra:no60_announced", "kontra:no30_announced",
-                     "kontra:schwarz_announced"),
-           score=[-21, 7, 7, 7])
+# Silent marriage (E6), soloist says "Re ... schwarz" at 0: Re needs all
+# tricks, Kontra needs at least one trick - and takes trick 12 (24 eyes).
+# Kontra wins: 1 + 2 (Re) + 4 (no 90 / 60 / 30 / schwarz); 24 < 30 so no
+# "reached" items; no against-the-queens in a solo.  V = 7, soloist -21.
+SCORED.append(case(
+    "e6", dict(announcements=[ann(0, "schwarz", 0)]), "re_schwarz_announced_kontra_wins_with_one_trick",
+    contract="silent_marriage", re_seats=[0], soloist=0, declarer=None,
+    eyes=(216, 24), tricks=(11, 1), winner="kontra", value=7,
+    points=pm("kontra:won", "kontra:re_announced", "kontra:no90_announced",
+              "kontra:no60_announced", "kontra:no30_announced",
+              "kontra:schwarz_announced"),
+    score=[-21, 7, 7, 7]))
+
+
+@pytest.mark.parametrize("deal, recorded, expected", SCORED)
+def test_scores_as_worked_out(request, deal, recorded, expected):
+    """Each case of SCORED: the deal recorded with its announcements scores as worked out."""
+    expect(score(record(request.getfixturevalue(deal), **recorded)), **expected)
