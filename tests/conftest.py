@@ -32,8 +32,12 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(items):
     """The wheel install test first: most of its time is a subprocess compiling the installed
-    copy's kernels, so it runs beside the rest of the suite instead of after it."""
+    copy's kernels, so it runs beside the rest of the suite instead of after it. A test that uses
+    the 100,000 simulated deals (``random_deals_with_records``) is a long property run: ``slow``."""
     items.sort(key=lambda item: item.path.name != "test_wheel_install.py")
+    for item in items:
+        if "random_deals_with_records" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

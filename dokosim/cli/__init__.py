@@ -6,7 +6,7 @@ registered below with ``main.add_command``. Parsing that commands share (``Usage
 rules options, ``--param``, the common options) lives in
 ``options.py``. A command module imports only from ``options.py`` and the library, never from
 another command module or from this ``__init__``, and ``options.py`` imports no command module:
-no import cycles (tests/test_cli_package.py checks it). Heavy imports (the numba kernels:
+no import cycles (tests/cli/test_cli_package.py checks it). Heavy imports (the numba kernels:
 dokosim.simulate, records, tournament, session, call_probe) stay inside the command functions,
 so that ``dokosim --help`` and ``dokosim score`` start fast.
 """

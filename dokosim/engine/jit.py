@@ -6,7 +6,7 @@ a change to a module it uses (say, a layout constant) would be loaded stale. dok
 therefore cached under a stamp of the kernel folders' source (``KERNEL_FOLDERS``): a change to any
 file there recompiles them all; an edit anywhere else (the command line, records, studies, docs)
 keeps them. No module outside these folders defines a kernel, and kernels read constants only
-from modules inside them (tests/test_layers.py checks both).
+from modules inside them (tests/project/test_layers.py checks both).
 """
 import hashlib
 import os

@@ -5,7 +5,7 @@ part 2, ``bock`` and ``five_players``; docs/sessions.md).
 The deal loop (``loop/sessions.play_session``) calls ``seat_table`` before each deal and
 ``book_deal`` after it. ``book_deal`` depends only on the deal's result (``res``, as
 ``score_deal`` and ``describe_state`` fill it), so the same bookkeeping can be fed deals
-scored from game records (tests/test_session_scenarios.py replays card-notation deals through
+scored from game records (tests/engine/test_session_scenarios.py replays card-notation deals through
 the rules kernels and books them one after the other).
 """
 from .bits import popcount

@@ -59,7 +59,7 @@ def play_random_cards(k_from, k_to, pos, rules, params, rng):
     keeps the turn, the card count and the stream in registers (about a tenth of random play's
     time; the same loop with ``simple`` in it gained nothing for simple and lost random's gain).
     No check for an illegal answer: ``random`` picks a card of the legal mask, which a hand that
-    still holds cards never leaves empty (tests/test_fast_paths.py compares with the general loop)."""
+    still holds cards never leaves empty (tests/loop/test_fast_paths.py compares with the general loop)."""
     st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     pub = st[:PUBLIC_LEN]
     for _ in range(k_from, k_to):

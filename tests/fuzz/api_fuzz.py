@@ -1,4 +1,4 @@
-"""Driven by tests/test_api_fuzz.py in a subprocess: random calls of Game, VectorGame and the
+"""Driven by tests/game/test_api_fuzz.py in a subprocess: random calls of Game, VectorGame and the
 PettingZoo env with random arguments (wrong shapes, dtypes, sizes, ranges, calls out of order).
 Every call must return or raise a documented exception type; anything else fails the hypothesis
 run, and a crash of the process (a signal) fails the test that started it."""

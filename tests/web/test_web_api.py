@@ -126,6 +126,7 @@ def test_serve_refuses_a_data_folder_that_is_not_one(tmp_path):
     json.dumps(result.output)
 
 
+@pytest.mark.subprocess
 def test_dokosim_serve_serves_the_folder_it_was_given(web_data):
     """The command itself (uvicorn loading the app by name, the data folder passed along):
     started on a free port without a browser, it answers, and names the folder it serves."""

@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-
 from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e  # end to end
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = "heur20"  # conftest.py's web_data
@@ -40,6 +43,7 @@ def score_of(record: str) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.subprocess
 def test_a_record_stepped_through_all_48_cards_scores_as_dokosim_score(page, server_url, first_record):
     page.goto(server_url + "/deal")
     page.fill("#record", first_record)

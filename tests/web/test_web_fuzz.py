@@ -27,6 +27,8 @@ FIELDS = ["hand", "seat", "dealer", "rules", "deals", "seed", "record", "line", 
           "strategy", "table", "action", "calls"]
 from dokosim.rules import OPTION_HELP  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a long property run
+
 rule_objects = st.dictionaries(st.sampled_from([*OPTION_HELP, "preset"]),
                                st.one_of(scalars, st.lists(st.sampled_from(["tie", "solo", "clubs", 1]), max_size=3)),
                                max_size=3)
