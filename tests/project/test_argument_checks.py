@@ -12,7 +12,7 @@ import pytest
 
 import dokosim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RECORD = json.loads((ROOT / "examples" / "records.jsonl").read_text().splitlines()[0])
 
 

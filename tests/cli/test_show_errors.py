@@ -11,6 +11,8 @@ from dokosim.cli import main
 from dokosim.cli.show_text import render
 from dokosim.run import driver
 
+pytestmark = pytest.mark.subprocess  # starts a dokosim process
+
 
 def unfinished(directory):
     """The state of a run interrupted before its first chunk: manifest, empty ledger, no chunk."""

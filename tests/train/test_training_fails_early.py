@@ -8,6 +8,8 @@ from click.testing import CliRunner
 
 from dokosim.cli import main
 
+pytestmark = pytest.mark.subprocess  # starts a dokosim process
+
 
 def write_rows(directory, rows=64, n_features=6, outcome_scale=1.0, seed=0):
     """Synthetic training rows (the columns train fit reads) in one Parquet file."""

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from dokosim.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RECORD = (ROOT / "examples" / "records.jsonl").read_bytes().split(b"\n")[0]
 
 
