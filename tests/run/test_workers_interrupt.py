@@ -16,8 +16,10 @@ pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="r
 
 
 def start(out, jobs):
-    """``dokosim train data`` in its own process group (as a terminal runs it)."""
-    return subprocess.Popen([sys.executable, "-m", "dokosim.cli", "train", "data", "--deals", "400", "--chunk-size", "2",
+    """``dokosim train data`` in its own process group (as a terminal runs it), a run far longer
+    than the tests wait (400 deals finished before the Ctrl-C on an idle machine): each test
+    interrupts it after its first chunk."""
+    return subprocess.Popen([sys.executable, "-m", "dokosim.cli", "train", "data", "--deals", "100000", "--chunk-size", "2",
                              "--jobs", str(jobs), "--param", "samples=2", "--quiet", "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
