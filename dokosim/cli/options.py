@@ -7,6 +7,7 @@ command module imports from here, so an import from a command would be a cycle.
 from __future__ import annotations
 
 import signal
+import threading
 import sys
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -41,6 +42,11 @@ def resumable(out):
             if out is not None:
                 click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
                            "again to resume", err=True)
+            # the run driver's writer thread finishes its chunk now, while a second Ctrl-C is ignored:
+            # joined later, at the interpreter's exit, a second Ctrl-C there printed a traceback
+            for thread in threading.enumerate():
+                if thread is not threading.current_thread() and not thread.daemon:
+                    thread.join(timeout=120)
         finally:
             if previous is not None:  # a caller in the same process (a notebook, a test) keeps its Ctrl-C
                 signal.signal(signal.SIGINT, previous)
