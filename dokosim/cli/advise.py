@@ -8,6 +8,8 @@ import json
 
 import click
 
+from ..strategies import STRONGEST_FAST
+
 from .options import (
     RULES_OPTION, RULE_OPTION, SEED_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, condition_kwargs, parse_rules,
     UsageError,
@@ -23,8 +25,9 @@ from .options import (
               help="The dealer's seat; the dealer's left leads (default: you, at seat 0).")
 @RULES_OPTION
 @RULE_OPTION
-@click.option("--strategy", default="heuristic", show_default=True,
-              help="Strategy of every seat (your play, your partner's and the opponents').")
+@click.option("--strategy", default=STRONGEST_FAST, show_default=True,
+              help="Strategy of every seat (your play, your partner's and the opponents'); the default is "
+                   "the winner of the fast players' round robin (docs/strategies.md).")
 @click.option("--deals", type=click.IntRange(min=10), default=4000, show_default=True,
               help="Simulated deals per option.")
 @SEED_OPTION
