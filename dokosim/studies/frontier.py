@@ -289,9 +289,10 @@ def side_by_side(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
 
 
 def readme_tables(frame: pl.DataFrame, verdict: pl.DataFrame) -> str:
-    """The README's frontier tables (Markdown), one per study, from the frame: each line a figure,
-    a column per skill that played the study (`estimate [lo, hi]`), the strongest skill's `n`,
-    and whether the figure is settled."""
+    """The frontier tables of docs/studies/frontier.md (Markdown, pasted there by
+    scripts/readme_frontier.py), one per study, from the frame: each line a figure, a column per
+    skill that played the study (`estimate [lo, hi]`), the strongest skill's `n`, and whether the
+    figure is settled."""
     wide = side_by_side(frame, verdict)
     parts = []
     for study, title in (("solo_odds", "Solo win rate and the soloist's mean score, seat 0 declaring with exactly "
