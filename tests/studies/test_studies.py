@@ -728,3 +728,13 @@ def test_frontier_runs_every_part_small(tmp_path):
     assert (measured["lo"] <= measured["estimate"] + 1e-9).all() and (measured["estimate"] <= measured["hi"] + 1e-9).all()
     for name in ("frontier_settled.md", "summary.md", "readme_tables.md", "advice.md", "solo_odds.png"):
         assert (out / name).is_file(), name
+    # a search player's solo row grows by blocks until its score interval is narrow enough (or the cap)
+    block = max(10, int(frontier.SIZES["solo"]["pimc"] * 0.005))
+    target = frontier.target_width("soloist's mean score") / 0.005 ** 0.5
+    scores = f.filter((pl.col("skill") == "pimc") & (pl.col("figure") == "soloist's mean score"))
+    for r in scores.iter_rows(named=True):
+        blocks, rest = divmod(r["n"], block)
+        assert rest == 0 and 1 <= blocks <= frontier.MAX_SOLO_BLOCKS, r
+        assert r["hi"] - r["lo"] <= target or blocks == frontier.MAX_SOLO_BLOCKS, r
+    assert (f.filter((pl.col("skill") == "heuristic") & (pl.col("study") == "solo_odds"))["n"] ==
+            max(10, int(frontier.SIZES["solo"]["heuristic"] * 0.005))).all()
