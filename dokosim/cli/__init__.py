@@ -19,7 +19,7 @@ import sys
 import click
 
 from . import (
-    advise, audit, compile_cmd, play, probe_calls, rules_cmd, score, serve, session, show, simulate, solve, study,
+    advise, audit, compile_cmd, play, players, probe_calls, rules_cmd, score, serve, session, show, simulate, solve, study,
     tournament, train,
 )
 from .options import RunError, UsageError, os_error_message
@@ -73,6 +73,6 @@ _EXIT_HOOK = False
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,
                  session.session, probe_calls.probe_calls, study.study, advise.advise, compile_cmd.compile_cmd,
-                 solve.solve, play.play, audit.audit, train.train, serve.serve):
+                 solve.solve, play.play, audit.audit, train.train, serve.serve, players.players):
     main.add_command(_command)
 del _command

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from ..strategies import STRONGEST_FAST
+from ..run.players import STRONGEST_FAST
 
 from .options import (
     RULES_OPTION, RULE_OPTION, SEED_OPTION, WHERE_OPTION, WHERE_PATH_OPTION, condition_kwargs, parse_rules,

@@ -59,7 +59,7 @@ DRAW_BATCH = 4096
 
 def fast_players() -> tuple[str, ...]:
     """The fast players whose advice is checked: the default answerer, then ``heuristic``."""
-    from ..strategies import STRONGEST_FAST
+    from ..run.players import STRONGEST_FAST
     return tuple(dict.fromkeys((STRONGEST_FAST, "heuristic")))
 
 

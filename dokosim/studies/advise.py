@@ -24,7 +24,7 @@ from ..engine.cards import RANKS, SUITS, SOLO_KINDS, card_type, mask_str
 from .common import StudyError, type_mask
 from ..stats import mean_ci, wilson
 from .solo_model import MIN_CALIBRATION
-from ..strategies import STRONGEST_FAST
+from ..run.players import STRONGEST_FAST
 
 QC = type_mask("QC")
 DEFAULT_STRATEGY = STRONGEST_FAST

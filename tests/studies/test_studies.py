@@ -236,7 +236,7 @@ def test_advise_answers_with_the_strongest_fast_player_and_names_it():
     """With no --strategy, advise plays every seat with STRONGEST_FAST (the round robin's winner,
     docs/strategies.md) and its first line says so; a named strategy is named instead."""
     from dokosim.cli import main
-    from dokosim.strategies import STRONGEST_FAST
+    from dokosim.run.players import STRONGEST_FAST
     args = ["advise", "--hand", "QC QS QH JC JS TH AD TD KD AC TC AS", "--deals", "50"]
     out = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
     assert out["strategy"] == STRONGEST_FAST
