@@ -475,7 +475,6 @@ class ChunkWriter:
             raise self.error
 
     def _work(self) -> None:
-        from .executors import Written
         while True:
             item = self.queue.get()
             if item is None:
@@ -528,6 +527,23 @@ class ChunkWriter:
             raise KeyboardInterrupt
 
 
+@dataclass(frozen=True)
+class Written:
+    """The result of a task that wrote its chunk file itself (executors.produce_and_write, on a
+    Dask worker): the file's sha256, for the ledger (ChunkStore.record)."""
+
+    sha256: str
+
+
+class InProcess:
+    """The default executor of run_chunks (the others: executors.py): each chunk produced in the
+    calling thread, one at a time, when the loop asks for it."""
+
+    def map(self, produce: Callable, chunks: Iterable, store=None):
+        for chunk in chunks:
+            yield chunk, produce(chunk)
+
+
 def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], store: ChunkStore | None,
                progress, executor=None) -> list[pl.DataFrame]:
     """The one loop of every chunked run: the chunks not yet done in ``store`` produced by
@@ -542,8 +558,6 @@ def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], st
     written is finished and entered in the ledger, and the chunks not yet written are left for
     a resume."""
     from contextlib import closing
-
-    from .executors import InProcess
     executor = executor or InProcess()
     if store is None:
         frames = {}

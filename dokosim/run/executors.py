@@ -9,7 +9,7 @@ the output checks, the manifest and ledger, resume, the progress bar, the writer
 Ctrl-C. On an error or Ctrl-C the driver closes the iterator, and the executor stops its workers
 there.
 
-* ``InProcess``: each chunk produced in the calling thread when the driver asks for it (the
+* ``InProcess`` (driver.py, the default): each chunk produced in the calling thread when the driver asks for it (the
   kernels run on numba's threads; the writer thread writes chunk k while chunk k+1 is produced).
 * ``ProcessPool``: ``jobs`` spawned processes that die with their parent and leave Ctrl-C to it
   (run/workers.py); a worker killed under the run (the out-of-memory killer) is ``WorkerLost``,
@@ -20,29 +20,16 @@ there.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
+
+from .driver import InProcess, Written  # the default executor and a written chunk: the driver's own
+
+__all__ = ["InProcess", "ProcessPool", "Written", "LOST", "produce_and_write"]
 
 LOST = ("a worker process died (killed by a signal, e.g. by the out-of-memory killer); {directory} holds "
         "the chunks finished so far: run the same command again to resume")
 """ProcessPool's WorkerLost message (``{directory}``: the run directory)."""
-
-
-@dataclass(frozen=True)
-class Written:
-    """The result of a task that wrote its chunk file itself: the file's sha256, for the ledger
-    (driver.ChunkStore.record)."""
-
-    sha256: str
-
-
-class InProcess:
-    """Each chunk produced in the calling thread, one at a time, when the driver asks for it."""
-
-    def map(self, produce: Callable, chunks: Iterable, store=None) -> Iterator[tuple]:
-        for chunk in chunks:
-            yield chunk, produce(chunk)
 
 
 class ProcessPool:
@@ -85,7 +72,7 @@ def produce_and_write(produce: Callable, chunk, directory: str | None = None, me
     """A worker's task: ``produce(chunk)``; with ``directory``, its chunk file written there
     (driver.write_chunk: a temporary name, then a rename, with the run's Parquet ``metadata``)
     and ``Written`` with the file's sha256 returned (no re-read on the client), else the frame."""
-    from .driver import chunk_path, file_sha256, write_chunk
+    from .driver import chunk_path, file_sha256, write_chunk  # looked up now: a test may patch them
     frame = produce(chunk)
     if callable(frame):
         frame = frame()
