@@ -249,22 +249,6 @@ TOURNAMENT_KEYS = ("kind", "schema_version", "names", "deals", "seed", "rules", 
                    "seatings")
 
 
-@contextlib.contextmanager
-def _closing(writer: ChunkWriter | None):
-    """Around a run that hands its chunks to ``writer``: wait for every chunk to be written and
-    raise the writer's error; on an error or Ctrl-C, finish the chunk being written only."""
-    if writer is None:
-        yield
-        return
-    try:
-        yield
-    except BaseException:
-        writer.close(stop=True)
-        raise
-    writer.close()
-    writer.check()
-
-
 def _open_out(out, manifest: dict, n_seatings: int, deals: int):
     """The run directory of ``out`` (driver.ChunkStore: one chunk a seating), created or verified
     before the first seating plays; None without ``out``. A directory of the same tournament is
@@ -366,8 +350,9 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     if (scheduler is not None or cluster is not None) and threads is not None:
         raise TournamentError("threads applies to in-process runs; Dask workers use their own thread count")
     # each seating's chunk is written by the driver's writer thread while the next seating plays
+    # (the writer's context: every seating written and its error raised; on an error or Ctrl-C only the one being written)
     writer = None if store is None else ChunkWriter(store)
-    with _backend(scheduler, cluster) as address, _closing(writer):
+    with _backend(scheduler, cluster) as address, (writer or contextlib.nullcontext()):
         for index, seating in enumerate(_progress(plan, quiet)):
             seat_names = [names[k] for k in seating]
             if store is not None and index in store.done:  # resumed: the seating verified on disk
