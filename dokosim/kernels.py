@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
@@ -123,13 +122,10 @@ def compile_all(jobs: int = 1, progress=None) -> dict[str, float]:
             if progress:
                 progress(KERNELS[i].what, seconds)
         return done
-    import multiprocessing
     # KERNELS' order: the loop, the longest, first; heuristic before pimc, which calls its kernels
-    from .run.workers import die_with_parent
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent) as pool:
-        for future in as_completed([pool.submit(_compile_in_worker, i) for i in range(len(KERNELS))]):
-            i, seconds = future.result()
+    from .run.workers import WorkerPool
+    with WorkerPool(jobs) as pool:  # Ctrl-C: the workers stopped at once
+        for _, (i, seconds) in pool.run(_compile_in_worker, range(len(KERNELS))):
             done[KERNELS[i].what] = seconds
             if progress:
                 progress(KERNELS[i].what, seconds)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import signal
 import threading
 import sys
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -31,26 +31,36 @@ def dataset_run(out):
 
 @contextmanager
 def resumable(out):
-    """Around a run that may write to ``out``: Ctrl-C says how to resume and exits 130."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        previous = None
-        with suppress(ValueError):  # (signal handlers can be set in the main thread only)
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this short
+    """Around a run that may write to ``out``: Ctrl-C says how to resume and exits 130.
+
+    The first Ctrl-C stops the run and every later one is ignored (``outputs.interrupt_once``):
+    the workers are stopped, the chunk being written is finished and entered in the ledger and
+    the hint is printed, whatever moment a second Ctrl-C lands on. A caller in the same process
+    (a notebook, a test's CliRunner) gets its own Ctrl-C handler back; the ``dokosim`` process
+    ignores Ctrl-C from then on until it has exited (``DokosimGroup.main``)."""
+    from ..run.outputs import interrupt_once
+    with interrupt_once():
         try:
-            if out is not None:
-                click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
-                           "again to resume", err=True)
-            # the run driver's writer thread finishes its chunk now, while a second Ctrl-C is ignored:
-            # joined later, at the interpreter's exit, a second Ctrl-C there printed a traceback
-            for thread in threading.enumerate():
-                if thread is not threading.current_thread() and not thread.daemon:
-                    thread.join(timeout=120)
-        finally:
-            if previous is not None:  # a caller in the same process (a notebook, a test) keeps its Ctrl-C
-                signal.signal(signal.SIGINT, previous)
-        sys.exit(130)
+            yield
+        except KeyboardInterrupt:
+            previous = None
+            if threading.current_thread() is threading.main_thread():
+                # ignored already after a Ctrl-C under interrupt_once; this also covers a
+                # KeyboardInterrupt raised otherwise (a test's) or a caller's own handler
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                if out is not None:
+                    click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
+                               "again to resume", err=True)
+                # the run driver's writer thread finishes its chunk now, while Ctrl-C is ignored:
+                # joined later, at the interpreter's exit, a second Ctrl-C there printed a traceback
+                for thread in threading.enumerate():
+                    if thread is not threading.current_thread() and not thread.daemon:
+                        thread.join(timeout=120)
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGINT, previous)
+            sys.exit(130)
 
 
 class UsageError(click.UsageError):

@@ -25,6 +25,7 @@ from ..validation import SimulationError, check_bool, check_int, check_path_valu
 
 CONTRACTS = ("normal", *[f"{k}_solo" for k in SOLO_KINDS])
 MAX_SOLVE_DEALS = 10_000_000
+MAX_DEALS_NODE_LIMIT = 10**12  # nodes per solve of solve_deals / value_deals
 SETTINGS = "solve.json"
 
 
@@ -60,7 +61,8 @@ def _checked(deals, seed, declarer, node_limit, first, chunk, exact=None) -> tup
     deals = check_int("deals", deals, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
     seed = check_seed(seed, SolveDealsError)
     declarer = check_int("declarer", declarer, 0, 3, SolveDealsError, "a seat 0-3")
-    node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
+    node_limit = check_int("node_limit", node_limit, 0, MAX_DEALS_NODE_LIMIT, SolveDealsError,
+                           "an integer from 0 (no limit) to 10**12")
     if exact is not None:
         exact = check_bool("exact", exact, SolveDealsError)
     first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)

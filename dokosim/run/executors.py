@@ -27,45 +27,29 @@ from .driver import InProcess, Written  # the default executor and a written chu
 
 __all__ = ["InProcess", "ProcessPool", "Written", "LOST", "produce_and_write"]
 
-LOST = ("a worker process died (killed by a signal, e.g. by the out-of-memory killer); {directory} holds "
-        "the chunks finished so far: run the same command again to resume")
-"""ProcessPool's WorkerLost message (``{directory}``: the run directory)."""
+LOST = "{directory} holds the chunks finished so far: run the same command again to resume"
+"""What ProcessPool adds to a WorkerLost message (``{directory}``: the run directory)."""
 
 
 class ProcessPool:
-    """Chunks produced in ``jobs`` spawned worker processes (``concurrent.futures``), which die with
-    their parent and ignore Ctrl-C (the parent stops them: ``workers.stop_pool``). ``lost``: the
-    message of ``WorkerLost`` when a worker is killed under the run (``{directory}``: the run
-    directory)."""
+    """Chunks produced in ``jobs`` spawned worker processes (``workers.WorkerPool``: they die with
+    their parent and ignore Ctrl-C; the parent stops them). ``lost``: what a WorkerLost message
+    (how the worker died) is followed by, after "; " (``{directory}``: the run directory)."""
 
     def __init__(self, jobs: int, lost: str = LOST):
         self.jobs = jobs
         self.lost = lost
 
     def map(self, produce: Callable, chunks: Iterable, store=None) -> Iterator[tuple]:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        from concurrent.futures.process import BrokenProcessPool
-
-        from .workers import WorkerLost, ignore_interrupt_in_worker, stop_pool
-        pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=ignore_interrupt_in_worker)
-        try:
-            running = {pool.submit(produce, chunk): chunk for chunk in chunks}
-            for future in as_completed(running):
-                chunk = running.pop(future)  # popped: no finished frame is kept here
-                result = future.result()
-                future = None
-                yield chunk, result
-                result = None
-        except BrokenProcessPool:
-            stop_pool(pool)
-            directory = "the run directory" if store is None else store.directory
-            raise WorkerLost(self.lost.format(directory=directory)) from None
-        except BaseException:  # Ctrl-C, the driver closing: the workers stopped now, not after the queue
-            stop_pool(pool)
-            raise
-        pool.shutdown(wait=True)
+        from .workers import WorkerLost, WorkerPool
+        directory = "the run directory" if store is None else store.directory
+        with WorkerPool(self.jobs) as pool:  # an error, Ctrl-C or the driver closing: the workers stopped at once
+            try:
+                for chunk, result in pool.run(produce, chunks):
+                    yield chunk, result
+                    result = None  # no finished frame is kept here
+            except WorkerLost as exc:
+                raise WorkerLost(f"{exc}; {self.lost.format(directory=directory)}") from None
 
 
 def produce_and_write(produce: Callable, chunk, directory: str | None = None, metadata: dict | None = None):

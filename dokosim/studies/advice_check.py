@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..engine.cards import SOLO_KINDS, mask_str
+from ..engine.cards import mask_str
 from ..stats import wilson
 from .common import StudyError, hand_features, plt, results_dir, say, write_table
 
