@@ -92,3 +92,12 @@ def render_options(result: dict, width: int = 22) -> list[str]:
             lines.append(f"{'':{width}} nobody took the poverty in {100 * e['redealt']:.1f}% of the deals "
                          "(redealt, counted 0; left out of the win chance)")
     return lines
+
+
+def fit_note(result: dict) -> list[str]:
+    """A line saying how many sampled deals could not be made to fit what the table saw (none
+    when all did)."""
+    if result.get("fitted", 1.0) >= 1.0:
+        return []
+    return [f"{100 * (1 - result['fitted']):.1f}% of the sampled deals were kept without fitting what the table "
+            "saw (the bids and calls) after the sampler's tries"]

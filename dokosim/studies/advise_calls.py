@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from .advice_runs import check_run, ready, run_samples
-from .advice_table import render_options, summarize
+from .advice_table import fit_note, render_options, summarize
 from .advise import DEFAULT_STRATEGY
 from .common import StudyError
 
@@ -117,10 +117,11 @@ def call_advice(game, seat: int | None = None, strategy: str = DEFAULT_STRATEGY,
     t0 = time.time()
 
     kernel = ready(call_outcomes)
+    fits = np.zeros(deals, dtype=np.int64)
 
     def fill(first, scores, status):
         kernel(g, seat, actions, calls_after == "frozen", first, seed, screen, agent._table, agent._params,
-                      scores, status)
+               scores, status, fits[first:first + len(scores)])
 
     scores, status = run_samples(fill, deals, len(actions), threads, progress)
     summary = summarize(names, scores, status, baseline=0)
@@ -129,7 +130,7 @@ def call_advice(game, seat: int | None = None, strategy: str = DEFAULT_STRATEGY,
     return {"kind": "calls", "seat": seat, "cards_played": n_played, "hand": " ".join(game.hand(seat)),
             "contract": obs["contract"], "side": side, "levels": obs["levels"], "calls": obs["calls"],
             "rules": game.rules.to_dict(), "strategy": strategy, "deals": deals, "seed": seed,
-            "calls_after": calls_after, **summary, "seconds": round(time.time() - t0, 2)}
+            "calls_after": calls_after, "fitted": float(fits.mean()), **summary, "seconds": round(time.time() - t0, 2)}
 
 
 def render(result: dict) -> str:
@@ -145,5 +146,6 @@ def render(result: dict) -> str:
              f"answered by {result['strategy']} at every seat, {result['deals']} sampled deals per option "
              f"(the unseen cards dealt anew; {later})",
              *render_options(result),
+             *fit_note(result),
              result["recommendation_text"]]
     return "\n".join(lines)

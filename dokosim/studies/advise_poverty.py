@@ -2,18 +2,21 @@
 
 * **Take it?** (``accept_advice``): the hand at ``seat`` is asked to take the poverty of the seat
   ``poor``. The cards are passed face down (RULES.md part 2), so the hand decides without seeing
-  them: the other hands are dealt at random, the poor player's with 3 trumps or fewer (drawn
-  again, then mended, as ``pimc`` samples a poverty), and its 3 cards are the ones the strategy
-  passes, or ``offered`` when given (then the poor hand holds them and no other trump). The seats
-  asked before ``seat`` refuse; ``seat`` accepts or refuses; after a refusal the later seats
-  answer as the strategy does, and nobody taking it is a redeal (worth 0).
+  them: the other hands are dealt uniformly among the deals where the poor player may declare
+  poverty (3 trumps or fewer), and its 3 cards are the ones the strategy passes, or ``offered``
+  when given (then the poor hand holds them and no other trump). The seats asked before ``seat``
+  refuse; ``seat`` accepts or refuses; after a refusal the later seats answer as the strategy
+  does, and nobody taking it is a redeal (worth 0).
 * **What to give?** (``give_advice``): the hand at ``seat`` declares poverty. It must pass all
   its trumps, filled up to 3 with plain cards; the candidates compared are the strategy's own
   choice, the plain cards with the fewest eyes, with the most eyes, from the shortest suits
   first, and any sets given, each played with the other seats answering as the strategy does.
 
-Every option is played on the same sampled deals (common random numbers) by the strategy at
-every seat (loop/advice.poverty_outcomes); reports each option's win chance, mean score and gain
+A sampled deal must fit what the table saw: it is drawn again (up to pimc_bids.POVERTY_TRIES
+times, then kept, and the share kept is reported) while the strategy would have declared a solo
+at another seat (a solo outranks a poverty) or a poverty before the poor player's, or taken the
+poverty at a seat asked before ``seat``. Every option is played on the same sampled deals (common
+random numbers) by the strategy at every seat (loop/advice.poverty_outcomes); reports each option's win chance, mean score and gain
 over the baseline (refusing; the strategy's own choice), with 95% intervals (advice_table.py).
 """
 from __future__ import annotations
@@ -25,7 +28,7 @@ from collections import Counter
 import numpy as np
 
 from .advice_runs import check_run, ready, run_samples
-from .advice_table import render_options, summarize
+from .advice_table import fit_note, render_options, summarize
 from .advise import DEFAULT_STRATEGY, options as reservation_options
 from .advise_calls import DEFAULT_DEALS, player
 from .common import StudyError
@@ -117,19 +120,20 @@ def _setup(mask: int, seat: int, dealer: int, rules, strategy: str):
 def _run(template, seat, mask, poor, offered, accepting, options, deals, seed, agent, threads, progress):
     from ..loop.advice import IMPOSSIBLE, poverty_outcomes
     passed = np.zeros(deals, dtype=np.int64)
+    fits = np.zeros(deals, dtype=np.int64)
     opts = np.array(options, dtype=np.int64)
-
     kernel = ready(poverty_outcomes)
 
     def fill(first, scores, status):
-        kernel(template, seat, mask, poor, offered, accepting, opts, first, seed, agent._table,
-                         agent._params, scores, status, passed[first:first + len(scores)])
+        last = first + len(scores)
+        kernel(template, seat, mask, poor, offered, accepting, opts, first, seed, agent._table, agent._params,
+               scores, status, passed[first:last], fits[first:last])
 
     scores, status = run_samples(fill, deals, len(options), threads, progress)
     if (status == IMPOSSIBLE).any():
         raise StudyError("no deal fits: the other cards cannot make a poor hand that passes these cards (it "
                          "would need more plain cards than are left)")
-    return scores, status, passed
+    return scores, status, passed, float(fits.mean())
 
 
 def accept_advice(mask: int, seat: int, poor: int, dealer: int = 3, rules="club", offered: int = 0,
@@ -153,12 +157,12 @@ def accept_advice(mask: int, seat: int, poor: int, dealer: int = 3, rules="club"
         raise StudyError("offered: 3 cards the hand does not hold")
     deals, seed, threads = check_run(deals, seed, threads, progress, StudyError)
     t0 = time.time()
-    scores, status, _ = _run(template, seat, mask, poor, offered, True, [0, 1], deals, seed, agent, threads,
-                             progress)
+    scores, status, _, fitted = _run(template, seat, mask, poor, offered, True, [0, 1], deals, seed, agent, threads,
+                                     progress)
     asked = [(poor + i) % 4 for i in range(1, 4)]
     return {"kind": "poverty_accept", "hand": mask_str(mask), "seat": seat, "poor": poor, "dealer": dealer,
             "refused_before": asked[:asked.index(seat)], "offered": mask_str(offered) if offered else None,
-            "rules": rules.to_dict(), "strategy": strategy, "deals": deals, "seed": seed,
+            "rules": rules.to_dict(), "strategy": strategy, "deals": deals, "seed": seed, "fitted": fitted,
             **summarize(["refuse", "accept"], scores, status, baseline=0), "seconds": round(time.time() - t0, 2)}
 
 
@@ -186,7 +190,7 @@ def give_advice(mask: int, seat: int = 0, dealer: int = 3, rules="club", give=()
             raise StudyError(f"{mask_str(cards)} may not be passed: a poor player passes 3 cards of its hand, all "
                              "its trumps among them")
     # the strategy's choice on the first sampled deal names its column; the run says whether it varies
-    _, _, first = _run(template, seat, mask, seat, 0, False, [0], 1, seed, agent, 1, None)
+    _, _, first, _ = _run(template, seat, mask, seat, 0, False, [0], 1, seed, agent, 1, None)
     own = int(first[0])
     chosen_by = {_kinds(own): [f"{strategy}'s choice"]}
     sets = {_kinds(own): 0}
@@ -198,15 +202,16 @@ def give_advice(mask: int, seat: int = 0, dealer: int = 3, rules="club", give=()
         if name not in chosen_by[key]:
             chosen_by[key].append(name)
     t0 = time.time()
-    scores, status, passed = _run(template, seat, mask, seat, 0, False, list(sets.values()), deals, seed, agent,
-                                  threads, progress)
+    scores, status, passed, fitted = _run(template, seat, mask, seat, 0, False, list(sets.values()), deals, seed,
+                                          agent, threads, progress)
     names = [mask_str(own if cards == 0 else cards) for cards in sets.values()]
     result = summarize(names, scores, status, baseline=0)
     for name, key in zip(names, sets):
         result["options"][name]["chosen_by"] = chosen_by[key]
     varies = len({_kinds(int(p)) for p in passed}) > 1
     return {"kind": "poverty_give", "hand": mask_str(mask), "seat": seat, "dealer": dealer, "rules": rules.to_dict(),
-            "strategy": strategy, "deals": deals, "seed": seed, "strategy_choice_varies": varies, **result,
+            "strategy": strategy, "deals": deals, "seed": seed, "fitted": fitted, "strategy_choice_varies": varies,
+            **result,
             "seconds": round(time.time() - t0, 2)}
 
 
@@ -228,5 +233,5 @@ def render(result: dict) -> str:
             legend.append(f"({result['strategy']}'s choice varies from deal to deal: the first deal's is shown)")
     lines = [head, question,
              f"answered by {result['strategy']} at every seat, {result['deals']} sampled deals per option",
-             *render_options(result), *legend, result["recommendation_text"]]
+             *render_options(result), *legend, *fit_note(result), result["recommendation_text"]]
     return "\n".join(lines)

@@ -88,6 +88,51 @@ def test_the_offered_cards_are_passed_and_the_seats_asked_before_refuse():
     intervals_hold(r)
 
 
+STRONG = "TH QC QS JC JD AD TD KD AS AC TC 9S"  # eight trumps
+
+
+@pytest.mark.parametrize("hand, offered, counts", [
+    (WEAK, "", {1, 2, 3}),  # 11 plain cards unseen: the poor hand holds a trump at least
+    (STRONG, "", {0, 1, 2, 3}),
+    (WEAK, "AD 9D AH", {2}),
+    (STRONG, "AH AS 9C", {0}),
+])
+def test_the_sampled_poor_hand_may_declare_poverty_and_holds_the_offer(hand, offered, counts):
+    import numpy as np
+
+    from dokosim.engine.deal import NORMAL_TRUMPS
+    from dokosim.loop.advice import deal_with_poverty
+    from dokosim.rules import rules_from_object
+    from dokosim.studies.advise_poverty import parse_cards
+    club = rules_from_object("club")
+    own = mask(hand)
+    offer = parse_cards(offered, club, own, inside=False) if offered else 0
+    rng = np.array([1, 3], dtype=np.uint64)
+    hands = np.zeros(4, dtype=np.int64)
+    seen = set()
+    for _ in range(300):
+        assert deal_with_poverty(rng, 1, own, 3, offer, club.packed(), hands)
+        assert hands[1] == own and hands[0] | hands[1] | hands[2] | hands[3] == 2**48 - 1
+        assert all(bin(int(h)).count("1") == 12 for h in hands)
+        poor_trumps = int(hands[3]) & int(NORMAL_TRUMPS)
+        assert int(hands[3]) & offer == offer and (not offer or poor_trumps & ~offer == 0)
+        seen.add(bin(poor_trumps).count("1"))
+    assert seen == counts
+    hands[:] = 0
+    assert deal_with_poverty(rng, 0, mask(POOR), 0, 0, club.packed(), hands)  # the poor hand is the seat's own
+    assert hands[0] == mask(POOR)
+
+
+def test_an_offer_the_other_cards_cannot_complete_is_refused():
+    from dokosim.rules import rules_from_object
+    from dokosim.studies.advise_poverty import accept_advice, parse_cards
+    club = rules_from_object("club")
+    hand = mask(WEAK)  # eleven plain cards: with three more passed, 8 are left for the poor hand's 9
+    with pytest.raises(StudyError, match="no deal fits"):
+        accept_advice(hand, seat=1, poor=3, rules=club, offered=parse_cards("AH AS 9C", club, hand, inside=False),
+                      deals=20)
+
+
 # ---------------------------------------------------------------- poverty: what to give?
 
 def test_the_passes_compared_are_legal_distinct_and_hold_every_trump():
