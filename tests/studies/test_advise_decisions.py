@@ -336,3 +336,44 @@ def test_bad_usage_is_one_line_and_exit_2(args, message):
     r = run(*args)
     assert r.exit_code == 2, r.output
     assert message in r.output and "Traceback" not in r.output
+
+
+def poverty_game():
+    """A club-rules deal played by heuristic into a poverty, stopped at its first call decision."""
+    from dokosim.game.agents import Agent
+    from dokosim.game.game import Game
+    agent = Agent("heuristic")
+    for deal_id in range(2000):
+        game = Game("club", seed=11, deal_id=deal_id)
+        while game.phase in ("reservation", "poverty"):
+            game.apply_action(agent.act(game))
+        if game.observation(0)["contract"] == "poverty" and game.phase == "call":
+            return game
+    raise AssertionError("no poverty in 2000 deals")
+
+
+def test_in_a_poverty_the_exchanged_cards_stay_where_the_poor_player_and_its_partner_know_them():
+    import numpy as np
+
+    from dokosim.engine import game_state as gs
+    from dokosim.engine.layout import P_POVERTY_PARTNER, P_POVERTY_SEAT
+    from dokosim.loop.advice import sample_hidden
+    from dokosim.studies.advise_calls import call_advice
+    game = poverty_game()
+    g = game._g
+    poor, partner = (int(g[gs.O_ST + k]) for k in (P_POVERTY_SEAT, P_POVERTY_PARTNER))
+    passed, returned = int(g[gs.G_PV_PASSED]), int(g[gs.G_PV_RETURNED])
+    rng = np.array([5, 7], dtype=np.uint64)
+    out = np.empty_like(g)
+    for seat, holder, known in ((poor, partner, passed & ~returned), (partner, poor, returned & ~passed)):
+        for _ in range(50):
+            sample_hidden(g, out, seat, rng, 0.05)
+            hands = out[gs.O_HANDS:gs.O_HANDS + 4]
+            assert int(hands[holder]) & known == known
+            assert int(hands[seat]) == int(g[gs.O_HANDS + seat])  # the seat's own hand is kept
+            assert sorted(bin(int(h)).count("1") for h in hands) == sorted(
+                bin(int(g[gs.O_HANDS + s])).count("1") for s in range(4))
+        if game.current_player == seat:
+            r = call_advice(game, deals=40)
+            assert r["contract"] == "poverty"
+            intervals_hold(r)
