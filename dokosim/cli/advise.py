@@ -15,16 +15,15 @@ from .options import (
     condition_kwargs, file_record, parse_rules, UsageError,
 )
 
-# the options each kind of question takes besides --strategy, --deals, --seed, --json (and --quiet,
-# --threads for the poverty and call questions)
+# the options each kind of question takes besides those of COMMON
 MODE_OPTIONS = {
     "reservations": {"hand_items", "seat", "dealer", "rules_spec", "rule_overrides", "where", "where_path"},
     "poverty_accept": {"hand_items", "seat", "dealer", "rules_spec", "rule_overrides", "poverty_from",
-                       "poverty_offer"},
-    "poverty_give": {"hand_items", "seat", "dealer", "rules_spec", "rule_overrides", "poverty_give", "give"},
-    "calls": {"record", "line", "at", "seat", "calls_after"},
+                       "poverty_offer", "threads"},
+    "poverty_give": {"hand_items", "seat", "dealer", "rules_spec", "rule_overrides", "poverty_give", "give", "threads"},
+    "calls": {"record", "line", "at", "seat", "calls_after", "threads"},
 }
-COMMON = {"strategy", "deals", "seed", "as_json", "quiet", "threads"}
+COMMON = {"strategy", "deals", "seed", "as_json", "quiet"}
 OPTION_NAMES = {"hand_items": "--hand", "rules_spec": "--rules", "rule_overrides": "--rule", "as_json": "--json",
                 "where_path": "--where-path", "poverty_from": "--poverty-from", "poverty_offer": "--poverty-offer",
                 "poverty_give": "--poverty-give", "calls_after": "--calls-after"}

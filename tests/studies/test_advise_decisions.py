@@ -330,6 +330,7 @@ def test_the_command_answers_each_question_in_json(tmp_path):
     (["--record", str(EXAMPLE_RECORDS)], "the deal is over"),
     (["--record", str(EXAMPLE_RECORDS), "--at", "49"], "at=49 is not valid"),
     (["--hand", WEAK, "--at", "3"], "--at does not go with"),
+    (["--hand", WEAK, "--threads", "2"], "--threads does not go with --hand alone"),
     ([], "give your hand"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(args, message):
