@@ -78,6 +78,21 @@ def _game():
     game.resample(0, 0)
 
 
+def _advice():
+    from .game.game import Game
+    from .rules import rules_from_object
+    from .studies.advise import parse_hand
+    from .studies.advise_calls import call_advice
+    from .studies.advise_poverty import accept_advice, give_advice
+    game = Game(seed=0)
+    while game.phase == "reservation":
+        game.apply_action(game.legal_actions()[0])  # healthy
+    call_advice(game, deals=2, threads=1)
+    poor = parse_hand("AD 9D AC AC TC KC AS TS KS AH KH 9H", rules_from_object("club"))
+    accept_advice(poor, seat=1, poor=0, rules="club", deals=2, threads=1)
+    give_advice(poor, seat=0, rules="club", deals=2, threads=1)
+
+
 def _strategy(name):
     def run():
         from .loop.registry import compiled_strategy, resolve
@@ -94,6 +109,7 @@ KERNELS = (
     Kernel("the double-dummy solver", _solver),
     Kernel("the game kernels", _game),
     Kernel("the batched game", _vector_game),
+    Kernel("the advice kernels", _advice),
 )
 
 

@@ -262,3 +262,30 @@ def condition_kwargs(hand_items: tuple[str, ...], where, where_path) -> dict:
     if where_path is not None:
         kwargs["where_path"] = where_path
     return kwargs
+
+
+def file_record(path, line: int):
+    """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
+    numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
+    from ..records.lines import LineTooLong, bounded_lines
+    from ..records.record import RecordError, is_blank_line, json_line
+    found, count = None, 0
+    try:
+        with open(path, "rb") as f:  # up to the line asked for, each line at most MAX_LINE_BYTES
+            for count, text in enumerate(bounded_lines(f), start=1):
+                if count == line:
+                    found = text
+                    break
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if isinstance(found, LineTooLong):
+        raise UsageError(f"--line {line}: {found.message()}")
+    if found is None or is_blank_line(found):
+        raise UsageError(f"--line {line}: {path} has no record there ({count} lines)")
+    try:
+        record = json_line(found)
+    except RecordError as exc:
+        raise UsageError(f"--line {line}: {exc}") from None
+    if isinstance(record, dict) and "record" in record and "hands" not in record:
+        record = record["record"]  # an oracle line {"record": ..., "expect": ...}
+    return record
