@@ -143,8 +143,11 @@ def _progress(kw):
     from ..run.progress import progress_bar
     bar = progress_bar(kw["quiet"], total=kw["deals"], unit=" deals")
 
+    shown = [0]  # what the bar shows (a hidden bar, run.progress.NoProgress, keeps no count of its own)
+
     def progress(done, total):
-        bar.update(done - bar.n)
+        bar.update(done - shown[0])
+        shown[0] = done
     return bar, progress
 
 
@@ -154,10 +157,14 @@ def _reservations(kw):
     mask = _own_hand(kw, rules)
     conditions = condition_kwargs(tuple(h for h in kw["hand_items"] if "=" in h), kw["where"], kw["where_path"])
     from ..run.progress import progress_bar
+    shown = [0]  # options the bar shows (a hidden bar keeps no count of its own)
+
+    def progress(done, total, option):
+        bar.update(done - shown[0])
+        shown[0] = done
     with progress_bar(kw["quiet"], total=len(adv.options(mask, rules)), unit=" options") as bar:
         result = adv.advise(mask, seat=kw["seat"] or 0, dealer=kw["dealer"], rules=rules, strategy=kw["strategy"],
-                            deals=kw["deals"], seed=kw["seed"], progress=lambda done, total, option: bar.update(done - bar.n),
-                            **conditions)
+                            deals=kw["deals"], seed=kw["seed"], progress=progress, **conditions)
     return result, adv.render(result)
 
 
