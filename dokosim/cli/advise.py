@@ -142,13 +142,18 @@ def _progress(kw):
     """A progress bar and the ``progress(done, total)`` callback that moves it."""
     from ..run.progress import progress_bar
     bar = progress_bar(kw["quiet"], total=kw["deals"], unit=" deals")
+    return bar, _moves_to(bar)
 
-    shown = [0]  # what the bar shows (a hidden bar, run.progress.NoProgress, keeps no count of its own)
 
-    def progress(done, total):
+def _moves_to(bar):
+    """A callback ``progress(done, *rest)`` that moves ``bar`` to ``done`` (a hidden bar,
+    run.progress.NoProgress, keeps no count of its own, so the count is kept here)."""
+    shown = [0]
+
+    def progress(done, *rest):
         bar.update(done - shown[0])
         shown[0] = done
-    return bar, progress
+    return progress
 
 
 def _reservations(kw):
@@ -157,14 +162,9 @@ def _reservations(kw):
     mask = _own_hand(kw, rules)
     conditions = condition_kwargs(tuple(h for h in kw["hand_items"] if "=" in h), kw["where"], kw["where_path"])
     from ..run.progress import progress_bar
-    shown = [0]  # options the bar shows (a hidden bar keeps no count of its own)
-
-    def progress(done, total, option):
-        bar.update(done - shown[0])
-        shown[0] = done
     with progress_bar(kw["quiet"], total=len(adv.options(mask, rules)), unit=" options") as bar:
         result = adv.advise(mask, seat=kw["seat"] or 0, dealer=kw["dealer"], rules=rules, strategy=kw["strategy"],
-                            deals=kw["deals"], seed=kw["seed"], progress=progress, **conditions)
+                            deals=kw["deals"], seed=kw["seed"], progress=_moves_to(bar), **conditions)
     return result, adv.render(result)
 
 
