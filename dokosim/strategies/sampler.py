@@ -2,10 +2,12 @@
 consistent with what it has seen (each seat's number of cards, the voids it has shown, the queens
 of clubs the parties imply), and set a sampled deal's hidden fields. ``pimc`` and the Game API's
 ``resample`` use it; every deal comes from the caller's random stream. ``sampling_setup`` prepares
-what ``deal_unseen`` respects for a seat at a position (pimc's card search, its calls,
-reservations and poverty acceptance all start from it); ``sampled_position`` the position a
-sampled deal is played on from.
+what ``deal_unseen`` respects for a seat at a position (a ``Sampling``; pimc's card search, its
+calls, reservations and poverty acceptance all start from it); ``sampled_position`` the position
+a sampled deal is played on from.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ..engine.cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, TRUMP
@@ -15,10 +17,16 @@ from ..engine.layout import (
     H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, P_CLARIFIED, P_CONTRACT, P_KNOWN_KO, P_KNOWN_RE,
     P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST, PUBLIC_LEN, ST_LEN,
 )
-from ..engine.play import new_position
+from ..engine.position import Position, new_position
 from ..engine.rng import below
 from .cardcount import QC_MASK, cards_left, deck_cards, scan_plays
 
+# What the deals sampled for a seat must respect (sampling_setup): ``unseen``, the cards to deal;
+# ``cap0``, the cards each other seat still holds (0 for the seat); ``voids``, bit 5*s+k where seat s
+# showed a void in class k; the queens of clubs the parties imply (implied_queens): ``must_qc``,
+# the seats that hold one, ``no_qc``, the seats that hold none, ``qc_seat``, the seat that holds
+# both (-1: none); and ``cap``, deal_unseen's scratch.
+Sampling = namedtuple("Sampling", ("unseen", "cap0", "voids", "must_qc", "no_qc", "qc_seat", "cap"))
 
 
 @inline_kernel
@@ -40,14 +48,16 @@ def pick_weighted(rng, cap, allowed):
 
 
 @inline_kernel
-def deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hands, cap):
-    """Give the unseen cards to the other seats (``cap0`` places each) into ``hands``.
+def deal_unseen(rng, seat, hand, sampling, cmask, hands):
+    """Give the unseen cards to the other seats (``sampling.cap0`` places each) into ``hands``, the
+    classes of ``cmask``.
 
-    Respects the voids (bit 5*s+k) and the QC constraints when it can: seats of
-    ``must_qc`` get one QC each, ``no_qc`` none, ``qc_seat`` >= 0 all of them.
+    Respects the voids (bit 5*s+k) and the QC constraints of ``sampling`` (a ``Sampling``) when it
+    can: seats of ``must_qc`` get one QC each, ``no_qc`` none, ``qc_seat`` >= 0 all of them.
     Most constrained classes go first; a dead end starts again, and after a few
     tries the voids are dropped. Returns True when every constraint held.
     """
+    unseen, cap0, voids, must_qc, no_qc, qc_seat, cap = sampling
     for attempt in range(12):
         strict = attempt < 10
         for s in range(4):
@@ -180,19 +190,19 @@ def implied_queens(pub, seat, qc):
 
 
 @kernel
-def sampling_setup(seat, hand, pub, plays, play_seat, fclass, rules, playing):
-    """What the deals sampled for ``seat`` (holding ``hand``) at the position ``pub`` (the cards
-    so far in ``plays``, ``play_seat``) must respect, for ``deal_unseen`` and ``set_hidden``:
-    (unseen, cap0, cap, played, voids, qc, must_qc, no_qc, qc_seat). ``unseen``: the cards of
-    the deck neither played nor in ``hand``; ``cap0``: the cards each other seat still holds (0
-    for ``seat``), ``cap``: deal_unseen's scratch for it; ``played``, ``voids``, ``qc``:
-    cardcount.scan_plays; the rest: implied_queens. With ``playing`` false (a reservation or a
-    poverty's acceptance: nothing played, the parties unknown) the position is not read: every
-    other seat holds as many cards as ``hand``, no voids, no queens implied."""
+def sampling_setup(seat, hand, view, rules, playing):
+    """What the deals sampled for ``seat`` (holding ``hand``) at the position ``view`` (as the seat
+    sees it, engine/position.py) must respect, for ``deal_unseen`` and ``set_hidden``: (a
+    ``Sampling``, (played, voids, qc)). ``unseen``: the cards of the deck neither played nor in
+    ``hand``; ``cap0``: the cards each other seat still holds (0 for ``seat``); ``played``,
+    ``voids``, ``qc``: cardcount.scan_plays; the queens: implied_queens. With ``playing`` false (a
+    reservation or a poverty's acceptance: nothing played, the parties unknown) the position is not
+    read: every other seat holds as many cards as ``hand``, no voids, no queens implied."""
+    pub = view.pub
     cap0 = np.zeros(4, dtype=np.int64)
     cap = np.zeros(4, dtype=np.int64)
     if playing:
-        played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+        played, voids, qc = scan_plays(pub, view.plays, view.play_seat, view.fclass)
         for s in range(4):
             cap0[s] = cards_left(pub, s) if s != seat else 0
         must_qc, no_qc, qc_seat = implied_queens(pub, seat, qc)
@@ -203,19 +213,23 @@ def sampling_setup(seat, hand, pub, plays, play_seat, fclass, rules, playing):
             cap0[s] = n if s != seat else 0
         must_qc, no_qc, qc_seat = np.int64(0), np.int64(0), -1
     unseen = deck_cards(rules) & ~played & ~hand
-    return unseen, cap0, cap, played, voids, qc, must_qc, no_qc, qc_seat
+    return Sampling(unseen, cap0, voids, must_qc, no_qc, qc_seat, cap), (played, voids, qc)
 
 
 @kernel
-def sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask):
-    """The position the sampled deals are played on from: (base, st, hs, pl2, ps2, tw2). ``base``:
-    the public part of ``pub``, no tables (this deal's are passed along), the led class in a
-    trick begun (legal_mask reads it from the position; play_card keeps it); its hidden fields
-    are set_hidden's per sample. ``pl2``, ``ps2``, ``tw2``: the cards so far and the tricks'
-    winners; ``st``, ``hs``: zeroed scratch for a sampled deal (engine/play.new_position)."""
+def sampled_position(view):
+    """The positions the sampled deals of the position ``view`` are played on: (sampled, rollout),
+    two Positions (engine/position.py) that share the cards so far and the tables (``view``'s).
+    ``sampled``: its ``st`` the public part of ``view.pub``, no tables (this deal's are passed
+    along), the led class in a trick begun (legal_mask reads it from the position; play_card keeps
+    it), its hidden fields set_hidden's per sample; its ``hands`` where deal_unseen deals a sample.
+    ``rollout``: zeroed ``st`` and ``hands``, scratch for playing a sampled deal on (the cards it
+    plays overwrite the shared arrays past the cards so far, which ``sampled`` does not read)."""
+    pub, plays, fclass, cmask = view.pub, view.plays, view.fclass, view.cmask
     n = pub[P_NPLAYED]
     st, hs, pl2, ps2, tw2, _, _, _ = new_position()
     base = np.zeros(ST_LEN, dtype=np.int64)
+    h2 = np.zeros(4, dtype=np.int64)
     for i in range(PUBLIC_LEN):
         base[i] = pub[i]
     base[H_TABLES] = 0
@@ -223,7 +237,8 @@ def sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask):
         base[H_LED_MASK] = cmask[fclass[plays[n & ~3]]]
     for i in range(n):
         pl2[i] = plays[i]
-        ps2[i] = play_seat[i]
+        ps2[i] = view.play_seat[i]
     for t in range(n >> 2):
-        tw2[t] = trick_winner[t]
-    return base, st, hs, pl2, ps2, tw2
+        tw2[t] = view.trick_winner[t]
+    return (Position(base, hs, pl2, ps2, tw2, view.power, fclass, cmask),
+            Position(st, h2, pl2, ps2, tw2, view.power, fclass, cmask))
