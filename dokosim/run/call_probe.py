@@ -93,8 +93,9 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     def probe(chunk: Chunk) -> pl.DataFrame:
         rows = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
         if chunk.count:
-            loop(module.MODE_PROBES, plan.seed, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
-                 4, 1, 0, lv, control, packed_rules, table, strategy_ids, param_table, rows, *module.no_logs())
+            loop(module.Run(module.MODE_PROBES, plan.seed, 1, 4, 0, lv, control, packed_rules), chunk.first,
+                 chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
+                 module.Seats(table, strategy_ids, param_table), module.Rows(rows, *module.no_logs()))
         if probes_only:
             rows = rows[rows[:, 2] >= 0]
         return pl.DataFrame({name: rows[:, i].astype(np.int64 if name == "deal_id" else np.int16)
