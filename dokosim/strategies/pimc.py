@@ -26,7 +26,7 @@ import numpy as np
 
 from ..engine.cards import CONTRACT_IS_SOLO
 from ..engine.bits import lowest_bit_index, popcount
-from ..engine.jit import inline_kernel, kernel
+from ..engine.jit import decision_kernel, inline_kernel, kernel
 from ..engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_LEVEL_KO,
     P_LEVEL_RE, P_NPLAYED, P_POVERTY_SEAT, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
@@ -211,7 +211,7 @@ def extra_points(st, seat, items):
             - items[1 - mine, I_FOX] - items[1 - mine, I_DOPPELKOPF] - items[1 - mine, I_CHARLIE])
 
 
-@kernel
+@decision_kernel  # allocates nothing: no reference counting (the named tuples' arrays cost a count each)
 def play_out(seat, c, sampled, rules, params, handover, sc, rng, scan):
     """The value for ``seat`` of card ``c`` on one deal (the position ``sampled``) by a rollout on
     ``sc.ro`` (a ``Scratch``): the rest of the deal played by ``heuristic`` at every seat and
@@ -275,7 +275,7 @@ def play_out(seat, c, sampled, rules, params, handover, sc, rng, scan):
     return res[RES_SCORE + seat] + ew * margin
 
 
-@kernel
+@decision_kernel
 def value_sample(seat, cands, sampled, rules, params, sc, rng, sums, scan):
     """Add to ``sums[c]`` the value for ``seat`` of each candidate card c of ``cands`` on one deal:
     the position ``sampled`` (public part, hidden fields, every hand). While the seat holds at

@@ -39,7 +39,7 @@ from ..engine.deal import (
     NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
 )
-from ..engine.jit import inline_kernel, kernel
+from ..engine.jit import decision_kernel, inline_kernel, kernel
 from ..engine.layout import (
     P_COMPULSORY, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_POVERTY_SEAT, P_SCHEME, P_SOLOIST, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
@@ -70,7 +70,7 @@ CALL_MARGIN_SE = 2.0  # a call's mean gain must reach this many standard errors 
 SOLO_DECLARED_CHANCE = 0.2
 
 
-@kernel
+@decision_kernel  # allocates nothing: no reference counting (the named tuples' arrays cost a count each)
 def roll_out(seat, ro, rules):
     """``seat``'s score when the deal at ``ro.pos`` (a ``Rollout``) is played to the end by
     ``heuristic`` at every seat, without calls."""
@@ -128,7 +128,7 @@ def heuristic_poverty(poor, h2, pubx, rules, rng, first_asked, seat, accept):
     return -1, 0
 
 
-@kernel
+@decision_kernel
 def contract_value(seat, contract, declarer, partner, trumps_back, dealer, ro, rules):
     """``seat``'s rollout score of ``contract`` (declared by ``declarer``; a poverty's acceptor
     ``partner`` got ``trumps_back`` trumps back) on the hands ``ro.pos.hands`` (``ro``: the
