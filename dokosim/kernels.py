@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
@@ -79,6 +78,21 @@ def _game():
     game.resample(0, 0)
 
 
+def _advice():
+    from .game.game import Game
+    from .rules import rules_from_object
+    from .studies.advise import parse_hand
+    from .studies.advise_calls import call_advice
+    from .studies.advise_poverty import accept_advice, give_advice
+    game = Game(seed=0)
+    while game.phase == "reservation":
+        game.apply_action(game.legal_actions()[0])  # healthy
+    call_advice(game, deals=2, threads=1)
+    poor = parse_hand("AD 9D AC AC TC KC AS TS KS AH KH 9H", rules_from_object("club"))
+    accept_advice(poor, seat=1, poor=0, rules="club", deals=2, threads=1)
+    give_advice(poor, seat=0, rules="club", deals=2, threads=1)
+
+
 def _strategy(name):
     def run():
         from .loop.registry import compiled_strategy, resolve
@@ -95,6 +109,7 @@ KERNELS = (
     Kernel("the double-dummy solver", _solver),
     Kernel("the game kernels", _game),
     Kernel("the batched game", _vector_game),
+    Kernel("the advice kernels", _advice),
 )
 
 
@@ -123,13 +138,10 @@ def compile_all(jobs: int = 1, progress=None) -> dict[str, float]:
             if progress:
                 progress(KERNELS[i].what, seconds)
         return done
-    import multiprocessing
     # KERNELS' order: the loop, the longest, first; heuristic before pimc, which calls its kernels
-    from .run.workers import die_with_parent
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent) as pool:
-        for future in as_completed([pool.submit(_compile_in_worker, i) for i in range(len(KERNELS))]):
-            i, seconds = future.result()
+    from .run.workers import WorkerPool
+    with WorkerPool(jobs) as pool:  # Ctrl-C: the workers stopped at once
+        for _, (i, seconds) in pool.run(_compile_in_worker, range(len(KERNELS))):
             done[KERNELS[i].what] = seconds
             if progress:
                 progress(KERNELS[i].what, seconds)

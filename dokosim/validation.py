@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -49,9 +50,9 @@ _REPR = _short_repr()
 
 
 def shown(value, limit: int = 60) -> str:
-    """``repr(value)`` for an error line, cut to ``limit`` characters and a few levels (a value
-    may be huge, or nested deeper than ``repr`` can go)."""
-    text = _REPR.repr(value)
+    """``repr(value)`` for an error line: one line, cut to ``limit`` characters and a few levels (a
+    value may be huge, or nested deeper than ``repr`` can go)."""
+    text = re.sub(r"\n\s*", " ", _REPR.repr(value))  # a numpy array's repr spans lines
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -19,7 +19,7 @@ import sys
 import click
 
 from . import (
-    advise, audit, compile_cmd, play, probe_calls, rules_cmd, score, serve, session, show, simulate, solve, study,
+    advise, audit, compile_cmd, play, players, probe_calls, rules_cmd, score, serve, session, show, simulate, solve, study,
     tournament, train,
 )
 from .options import RunError, UsageError, os_error_message
@@ -30,10 +30,29 @@ class DokosimGroup(click.Group):
     failed during the run, a file that cannot be read) ends as one line naming the path and the
     reason, exit code 1, never a traceback; an output path found bad is a usage error (exit 2)."""
 
+    def main(self, args=None, *rest, **kwargs):
+        """click's ``main``. With ``args`` None it runs this process's own command line (the
+        ``dokosim`` program, ``python -m dokosim.cli``; click's CliRunner always passes its
+        arguments) and the process ends with the command: the first Ctrl-C ends the command
+        and every later one is ignored until the process has exited (``outputs.interrupt_once``),
+        so that no second Ctrl-C cuts short the stopping, the resume hint or the interpreter's
+        exit (a traceback from an atexit hook)."""
+        if args is not None:
+            return super().main(args, *rest, **kwargs)
+        from ..run.outputs import interrupt_once
+        with interrupt_once(restore=False):
+            return super().main(args, *rest, **kwargs)
+
     def invoke(self, ctx):
         from ..run.outputs import OutputError
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # a Ctrl-C that no command handled (a dataset run's gets the resume hint from
+            # options.resumable; this is one during a command's imports and argument checks, or
+            # in a command without output): exit 130 as for a Ctrl-C, not click's "Aborted!" (exit 1)
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except OutputError as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:
@@ -73,6 +92,6 @@ _EXIT_HOOK = False
 
 for _command in (score.score, show.show, simulate.simulate, rules_cmd.rules_cmd, tournament.tournament,
                  session.session, probe_calls.probe_calls, study.study, advise.advise, compile_cmd.compile_cmd,
-                 solve.solve, play.play, audit.audit, train.train, serve.serve):
+                 solve.solve, play.play, audit.audit, train.train, serve.serve, players.players):
     main.add_command(_command)
 del _command

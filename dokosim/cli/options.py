@@ -9,7 +9,7 @@ from __future__ import annotations
 import signal
 import threading
 import sys
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -31,26 +31,36 @@ def dataset_run(out):
 
 @contextmanager
 def resumable(out):
-    """Around a run that may write to ``out``: Ctrl-C says how to resume and exits 130."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        previous = None
-        with suppress(ValueError):  # (signal handlers can be set in the main thread only)
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this short
+    """Around a run that may write to ``out``: Ctrl-C says how to resume and exits 130.
+
+    The first Ctrl-C stops the run and every later one is ignored (``outputs.interrupt_once``):
+    the workers are stopped, the chunk being written is finished and entered in the ledger and
+    the hint is printed, whatever moment a second Ctrl-C lands on. A caller in the same process
+    (a notebook, a test's CliRunner) gets its own Ctrl-C handler back; the ``dokosim`` process
+    ignores Ctrl-C from then on until it has exited (``DokosimGroup.main``)."""
+    from ..run.outputs import interrupt_once
+    with interrupt_once():
         try:
-            if out is not None:
-                click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
-                           "again to resume", err=True)
-            # the run driver's writer thread finishes its chunk now, while a second Ctrl-C is ignored:
-            # joined later, at the interpreter's exit, a second Ctrl-C there printed a traceback
-            for thread in threading.enumerate():
-                if thread is not threading.current_thread() and not thread.daemon:
-                    thread.join(timeout=120)
-        finally:
-            if previous is not None:  # a caller in the same process (a notebook, a test) keeps its Ctrl-C
-                signal.signal(signal.SIGINT, previous)
-        sys.exit(130)
+            yield
+        except KeyboardInterrupt:
+            previous = None
+            if threading.current_thread() is threading.main_thread():
+                # ignored already after a Ctrl-C under interrupt_once; this also covers a
+                # KeyboardInterrupt raised otherwise (a test's) or a caller's own handler
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                if out is not None:
+                    click.echo(f"interrupted: {out} holds the chunks finished so far; run the same command "
+                               "again to resume", err=True)
+                # the run driver's writer thread finishes its chunk now, while Ctrl-C is ignored:
+                # joined later, at the interpreter's exit, a second Ctrl-C there printed a traceback
+                for thread in threading.enumerate():
+                    if thread is not threading.current_thread() and not thread.daemon:
+                        thread.join(timeout=120)
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGINT, previous)
+            sys.exit(130)
 
 
 class UsageError(click.UsageError):
@@ -252,3 +262,30 @@ def condition_kwargs(hand_items: tuple[str, ...], where, where_path) -> dict:
     if where_path is not None:
         kwargs["where_path"] = where_path
     return kwargs
+
+
+def file_record(path, line: int):
+    """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
+    numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
+    from ..records.lines import LineTooLong, bounded_lines
+    from ..records.record import RecordError, is_blank_line, json_line
+    found, count = None, 0
+    try:
+        with open(path, "rb") as f:  # up to the line asked for, each line at most MAX_LINE_BYTES
+            for count, text in enumerate(bounded_lines(f), start=1):
+                if count == line:
+                    found = text
+                    break
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if isinstance(found, LineTooLong):
+        raise UsageError(f"--line {line}: {found.message()}")
+    if found is None or is_blank_line(found):
+        raise UsageError(f"--line {line}: {path} has no record there ({count} lines)")
+    try:
+        record = json_line(found)
+    except RecordError as exc:
+        raise UsageError(f"--line {line}: {exc}") from None
+    if isinstance(record, dict) and "record" in record and "hands" not in record:
+        record = record["record"]  # an oracle line {"record": ..., "expect": ...}
+    return record

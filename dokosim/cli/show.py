@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..rules import RulesError
-from .options import RunError, UsageError
+from .options import RunError, UsageError, file_record
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -47,33 +47,6 @@ def show(source, line, deal_id, session_id, deal_number, solve_tricks):
         raise UsageError(f"cannot show this record: {exc}") from None
     if broken:  # shown up to the card that breaks a rule, the error named: not a success
         sys.exit(1)
-
-
-def file_record(path: Path, line: int):
-    """The record on line ``line`` of a JSON Lines file, lines split at '\\n' only and
-    numbered as ``dokosim score`` numbers them (an oracle line's ``record``)."""
-    from ..records.lines import LineTooLong, bounded_lines
-    from ..records.record import RecordError, is_blank_line, json_line
-    found, count = None, 0
-    try:
-        with open(path, "rb") as f:  # up to the line asked for, each line at most MAX_LINE_BYTES
-            for count, text in enumerate(bounded_lines(f), start=1):
-                if count == line:
-                    found = text
-                    break
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if isinstance(found, LineTooLong):
-        raise UsageError(f"--line {line}: {found.message()}")
-    if found is None or is_blank_line(found):
-        raise UsageError(f"--line {line}: {path} has no record there ({count} lines)")
-    try:
-        record = json_line(found)
-    except RecordError as exc:
-        raise UsageError(f"--line {line}: {exc}") from None
-    if isinstance(record, dict) and "record" in record and "hands" not in record:
-        record = record["record"]  # an oracle line {"record": ..., "expect": ...}
-    return record
 
 
 def _resolved(directory: Path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ..validation import MAX_DEALS
-from .options import SEED_OPTION, RunError, UsageError, check_out_directory
+from .options import SEED_OPTION, RunError, UsageError, check_out_directory, resumable
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,11 +43,12 @@ def study(name, deals, strategy, seed, scheduler, cluster, results_dir, quiet):
     from ..studies.data import data_root
     check_out_directory(results_dir if results_dir is not None else project_root() / "results", "--results")
     check_out_directory(data_root(), "the study datasets' directory ($DOKOSIM_STUDY_DATA)")
-    try:
-        run_study(name, deals=deals, strategy=strategy, seed=seed, scheduler=scheduler,
-                    cluster=cluster, results=results_dir, quiet=quiet)
-    except (StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
-        raise UsageError(str(exc)) from None
-    except WorkerLost as exc:  # a worker of a pool killed (the out-of-memory killer): one line, exit 1
-        raise RunError(str(exc)) from None
+    with resumable(data_root()):  # Ctrl-C: its datasets resume; the hint and exit code 130
+        try:
+            run_study(name, deals=deals, strategy=strategy, seed=seed, scheduler=scheduler,
+                      cluster=cluster, results=results_dir, quiet=quiet)
+        except (StudyError, ValueError) as exc:  # ValueError: SimulationError, a dataset of another command
+            raise UsageError(str(exc)) from None
+        except WorkerLost as exc:  # a worker of a pool killed (the out-of-memory killer): one line, exit 1
+            raise RunError(str(exc)) from None
 

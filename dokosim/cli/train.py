@@ -77,7 +77,6 @@ def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overri
     """Play DEALS deals with the teacher at every seat and write, for every card decision with a
     choice, the net player's features, the legal kinds, the teacher's value of every legal kind,
     the kind played and the deal's score for the seat (docs/strategies.md, "net")."""
-    from ..train.data import TrainDataError, make_data
     params = {}
     for item in param_items:
         name, eq, value = item.partition("=")
@@ -87,10 +86,13 @@ def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overri
             params[name.strip()] = float(value)
         except ValueError:
             raise UsageError(f"--param {item!r}: {value!r} is not a number") from None
-    rules_obj = parse_rules(rules_spec, rule_overrides)
-    check_out_directory(out)
-    from ..run.workers import WorkerLost
-    with resumable(out):  # Ctrl-C: the resume hint and exit code 130, as every dataset command
+    # Ctrl-C: the resume hint and exit code 130, as every dataset command; from here on, so that
+    # one during the imports (polars, numba: seconds on a busy machine) ends the command so too
+    with resumable(out):
+        from ..run.workers import WorkerLost
+        from ..train.data import TrainDataError, make_data
+        rules_obj = parse_rules(rules_spec, rule_overrides)
+        check_out_directory(out)
         try:
             make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj,
                       chunk_size=chunk_size, jobs=jobs, quiet=quiet, player=player)

@@ -13,6 +13,7 @@ each contract and the chunk loop through the run driver (run/driver.py).
 """
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -24,6 +25,7 @@ from ..validation import SimulationError, check_bool, check_int, check_path_valu
 
 CONTRACTS = ("normal", *[f"{k}_solo" for k in SOLO_KINDS])
 MAX_SOLVE_DEALS = 10_000_000
+MAX_DEALS_NODE_LIMIT = 10**12  # nodes per solve of solve_deals / value_deals
 SETTINGS = "solve.json"
 
 
@@ -59,7 +61,8 @@ def _checked(deals, seed, declarer, node_limit, first, chunk, exact=None) -> tup
     deals = check_int("deals", deals, 1, MAX_SOLVE_DEALS, SolveDealsError, f"an integer from 1 to {MAX_SOLVE_DEALS:,}")
     seed = check_seed(seed, SolveDealsError)
     declarer = check_int("declarer", declarer, 0, 3, SolveDealsError, "a seat 0-3")
-    node_limit = check_int("node_limit", node_limit, 0, 10**12, SolveDealsError, "an integer from 0 (no limit)")
+    node_limit = check_int("node_limit", node_limit, 0, MAX_DEALS_NODE_LIMIT, SolveDealsError,
+                           "an integer from 0 (no limit) to 10**12")
     if exact is not None:
         exact = check_bool("exact", exact, SolveDealsError)
     first = check_int("first", first, 0, 2**62 - 1, SolveDealsError)
@@ -97,14 +100,10 @@ def _rules_and_contracts(rules, contracts, every_by_default: bool = True):
     return rules, tuple(k for k in CONTRACTS if k in contracts)
 
 
-def _plan(deals, first, chunk, out, settings, keys, rows_per_unit=1):
-    """(the chunks of deals first .. first+deals-1, the ChunkStore of ``out`` or None): ``out``
-    checked (and created or verified) before any work."""
-    from ..run.driver import Chunk, ChunkStore
-    chunks = [Chunk(i, first + i * chunk, min(chunk, deals - i * chunk)) for i in range(-(-deals // chunk))]
-    store = None if out is None else ChunkStore.open(Path(out), settings, keys, chunks,
-                                                     rows_per_unit=rows_per_unit, error=SolveDealsError)
-    return chunks, store
+def _chunks(deals, first, chunk) -> list:
+    """The run driver's chunks of deals first .. first+deals-1, ``chunk`` deals each."""
+    from ..run.driver import Chunk
+    return [Chunk(i, first + i * chunk, min(chunk, deals - i * chunk)) for i in range(-(-deals // chunk))]
 
 
 def _simulators(contracts, deals, first, seed, rules, declarer) -> dict:
@@ -120,20 +119,20 @@ def _records(sims: dict, first: int, count: int) -> dict:
     return {k: sim.frame(first, count).sort("deal_id")["record"].to_list() for k, sim in sims.items()}
 
 
-def _drive(chunks, store, solve_chunk, settings, deals, quiet, start) -> pl.DataFrame:
-    """Run ``solve_chunk`` over ``chunks`` through the run driver (the ones done in ``store`` skipped)
-    with a progress bar; without a store the rows, else the settings with the time written to
-    ``solve.json`` and the rows read back from the dataset."""
-    from ..run.driver import meta_dir, run_chunks, write_json_atomic
-    from ..run.progress import progress_bar
-    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
-    with progress_bar(quiet, total=deals, initial=done, unit=" deals") as bar:
-        frames = run_chunks(chunks, solve_chunk, store, bar.update)
-    if store is None:
-        return pl.concat(frames)
-    write_json_atomic(meta_dir(store.directory) / SETTINGS, {**settings, "seconds": round(time.perf_counter() - start, 3)})
+def _drive(chunks, out, plan, solve_chunk, tools, quiet) -> pl.DataFrame:
+    """Run ``solve_chunk`` over ``chunks`` through the run driver (driver.run_dataset: ``out``
+    checked, then created or verified before ``tools()`` builds the simulators and the solver;
+    the chunks done in it skipped) with a progress bar; without ``out`` the rows, else the
+    settings (``plan.manifest``) with the time written to ``solve.json`` and the rows read back
+    from the dataset."""
+    from ..run.driver import Progress, meta_dir, run_dataset, write_json_atomic
+    run = run_dataset(chunks, solve_chunk, out, plan, setup=tools, progress=Progress(quiet, bar={"unit": " deals"}))
+    if run.directory is None:
+        return pl.concat(run.frames)
+    start = tools()[-1]
+    write_json_atomic(meta_dir(run.directory) / SETTINGS, {**plan.manifest, "seconds": round(time.perf_counter() - start, 3)})
     from ..run.dataset import scan
-    return scan(store.directory).collect()
+    return scan(run.directory).collect()
 
 
 def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
@@ -150,6 +149,7 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     the rules forbid is refused); ``first``: the first deal id (deals first .. first+deals-1).
     Returns the rows."""
     from ..records.record import replay_detail
+    from ..run.driver import RunPlan
     from .solve import Solver
     deals, seed, declarer, node_limit, first, chunk = _checked(deals, seed, declarer, node_limit, first, chunk,
                                                                exact=exact)
@@ -159,15 +159,16 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     settings = {"kind": "solve_deals", "deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
                 "node_limit": node_limit, "exact": exact, "first": first, "contracts": list(contracts),
                 "chunk": chunk, "columns": columns(contracts)}
-    chunks, store = _plan(deals, first, chunk, out, settings, SOLVE_KEYS)
-    sims = _simulators(("normal", *contracts), deals, first, seed, rules, declarer)
-    solver = Solver(node_limit=node_limit)
-    start = time.perf_counter()
+    @functools.cache
+    def tools():  # once the output is checked and opened: the simulators, the solver, the start time
+        return (_simulators(("normal", *contracts), deals, first, seed, rules, declarer), Solver(node_limit=node_limit),
+                time.perf_counter())
     schema = {"deal_id": pl.Int64, "dealer": pl.Int8, "declarer": pl.Int8, "declarer_re_normal": pl.Boolean,
               **{f"hand_{s}": pl.String for s in range(4)},
               **{f"re_eyes_{k}": pl.Int16 for k in contracts}, **{f"re_wins_{k}": pl.Boolean for k in contracts}}
 
     def solve_chunk(part) -> pl.DataFrame:
+        sims, solver, _ = tools()
         start_id, n = part.first, part.count
         rows = {c: [] for c in columns(contracts)}
         per_contract = _records(sims, start_id, n)
@@ -192,7 +193,8 @@ def solve_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
                 rows[f"re_wins_{k}"].append(wins)
         return pl.DataFrame(rows, schema=schema).select(columns(contracts))
 
-    return _drive(chunks, store, solve_chunk, settings, deals, quiet, start)
+    return _drive(_chunks(deals, first, chunk), out, RunPlan(settings, SOLVE_KEYS, error=SolveDealsError), solve_chunk,
+                  tools, quiet)
 
 
 def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int = 0,
@@ -215,6 +217,7 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     Returns the rows."""
     from ..engine.layout import H_RE_MASK
     from ..records.record import replay_detail
+    from ..run.driver import RunPlan
     from ..solver.eyes import SEARCH_VERSION
     from .band import EDGES, WINNERS, band_label, value_edges, value_of_band
     from .solve import Solver
@@ -229,15 +232,15 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
     settings = {"kind": "value_deals", "deals": deals, "seed": seed, "rules": rules.to_dict(), "declarer": declarer,
                 "node_limit": node_limit, "bands": bands, "first": first, "contracts": list(contracts),
                 "chunk": chunk, "columns": list(COLUMNS), "search": SEARCH_VERSION}
-    chunks, store = _plan(deals, first, chunk, out, settings, VALUE_KEYS, rows_per_unit=len(contracts))
-    sims = _simulators(contracts, deals, first, seed, rules, declarer)
-    solver = Solver(node_limit=node_limit)
-    start = time.perf_counter()
+    @functools.cache
+    def tools():  # once the output is checked and opened: the simulators, the solver, the start time
+        return _simulators(contracts, deals, first, seed, rules, declarer), Solver(node_limit=node_limit), time.perf_counter()
     schema = {"deal_id": pl.Int64, "contract": pl.String, "declarer": pl.Int8, "re_mask": pl.Int8,
               "band": pl.String, "band_lo": pl.Int16, "band_hi": pl.Int16, "winner": pl.String,
               "value_re": pl.Int16, "eyes_lo": pl.Int16, "eyes_hi": pl.Int16, "nodes": pl.Int64, "ms": pl.Float64, "answered": pl.Boolean}
 
     def solve_chunk(part) -> pl.DataFrame:
+        sims, solver, _ = tools()
         rows = {c: [] for c in COLUMNS}
         per_contract = _records(sims, part.first, part.count)
         for i in range(part.count):
@@ -266,4 +269,6 @@ def value_deals(deals: int, seed: int = 0, out=None, rules="ddv", declarer: int 
                 rows["answered"].append(band is not None)
         return pl.DataFrame(rows, schema=schema)
 
-    return _drive(chunks, store, solve_chunk, settings, deals, quiet, start)
+    return _drive(_chunks(deals, first, chunk), out,
+                  RunPlan(settings, VALUE_KEYS, rows_per_unit=len(contracts), error=SolveDealsError), solve_chunk, tools,
+                  quiet)

@@ -207,10 +207,15 @@ def check_from_start(from_start) -> bool:
     return check_bool("from_start", from_start, ValueError)
 
 
-def _check_node_limit(node_limit) -> None:
-    from ..validation import MAX_NODE_LIMIT, is_int
-    if not is_int(node_limit) or not 0 <= node_limit <= MAX_NODE_LIMIT:
-        raise ValueError(f"node_limit={node_limit!r} is not valid: an integer from 0 (no limit) to 10**15")
+def _check_node_limit(node_limit, optional: bool = False) -> None:
+    """ValueError naming ``node_limit`` (in one line, whatever it is: an array's repr has several)
+    unless it is an integer from 0 (no limit) to MAX_NODE_LIMIT, or ``optional`` and None."""
+    from ..validation import MAX_NODE_LIMIT, check_int
+    if optional and node_limit is None:
+        return
+    valid = "an integer from 0 (no limit) to 10**15"
+    check_int("node_limit", node_limit, 0, MAX_NODE_LIMIT, ValueError,
+              f"None (the solver's own limit) or {valid}" if optional else valid)
 
 
 def _replayed(record, then: dict | None = None) -> tuple[dict, dict | None, dict | None]:
@@ -310,8 +315,7 @@ def solve(record, from_start: bool = False, solver: Solver | None = None, node_l
         out = dokosim.solve({**rec, "play": rec["play"][:40]})
         out["to_move"], out["eyes_re"], out["card_values"]   # e.g. 2, 130, {"QC": 130, "9S": 119}
     """
-    if node_limit is not None:
-        _check_node_limit(node_limit)
+    _check_node_limit(node_limit, optional=True)
     detail, n, failed = _position(record, from_start, solver)
     if failed is not None:
         return failed

@@ -12,6 +12,7 @@ The kernel is ``run_chunk`` (MODE_PROBES) in ``dokosim/loop/sim_loop.py``, its i
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numba
@@ -23,7 +24,7 @@ from .simulate import SimulationError
 from .simulator import make_plan
 from ..validation import check_bool, check_path, check_threads
 from ..engine.jit import ensure_loop
-from .driver import Chunk, ChunkStore, chunks_of, run_chunks
+from .driver import Chunk, Progress, RunPlan, chunks_of, run_dataset
 from .outputs import PROBES_OWNER, check_file
 from ..loop.registry import MAX_PARAMS, simulation_kernel, strategy_table
 
@@ -75,39 +76,40 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
     check_path("out", out)
     if threads is not None:
         numba.set_num_threads(threads)
-    chunks = chunks_of(plan.deals, plan.chunk_size)
-    store = None
-    if out is not None:  # checked before any work: the file, then the run directory of its chunks
+    if out is not None:  # checked before any work: the file, then (the run driver) the directory of its chunks
         check_file(out, "out", PROBES_OWNER)
-        manifest = {**plan.manifest(), "kind": "probes", "level": lv, "probes_only": probes_only}
-        store = ChunkStore.open(parts_directory(out), manifest, PROBE_KEYS, chunks)
-    plan.measure_conditions(quiet)
-    module = simulation_kernel()
-    table, strategy_ids = strategy_table(plan.strategies)
-    param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
-    for seat, s in enumerate(plan.strategies):
-        param_table[seat] = s.param_vector()
-    control, packed_rules = plan.control(), plan.rules.packed()
-    loop = ensure_loop(module.run_chunk, "the deal loop")
+
+    @functools.cache
+    def kernel():  # after the run directory is opened, before the first chunk
+        plan.measure_conditions(quiet)
+        module = simulation_kernel()
+        table, strategy_ids = strategy_table(plan.strategies)
+        param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
+        for seat, s in enumerate(plan.strategies):
+            param_table[seat] = s.param_vector()
+        return (module, ensure_loop(module.run_chunk, "the deal loop"),
+                module.Run(module.MODE_PROBES, plan.seed, 1, 4, 0, lv, plan.control(), plan.rules.packed()),
+                module.Seats(table, strategy_ids, param_table))
 
     def probe(chunk: Chunk) -> pl.DataFrame:
+        module, loop, run_spec, seats = kernel()
         rows = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
         if chunk.count:
-            loop(module.Run(module.MODE_PROBES, plan.seed, 1, 4, 0, lv, control, packed_rules), chunk.first,
-                 chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
-                 module.Seats(table, strategy_ids, param_table), module.Rows(rows, *module.no_logs()))
+            loop(run_spec, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()), seats,
+                 module.Rows(rows, *module.no_logs()))
         if probes_only:
             rows = rows[rows[:, 2] >= 0]
         return pl.DataFrame({name: rows[:, i].astype(np.int64 if name == "deal_id" else np.int16)
                              for i, name in enumerate(module.PROBE_COLUMNS)})
 
-    from .progress import progress_bar
-    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
-    with progress_bar(quiet, total=plan.deals, initial=done, unit=" deals", unit_scale=True) as bar:
-        frames = run_chunks(chunks, probe, store, bar.update)
-    if store is not None:
-        return _assemble(store.directory, Path(out), probe)
-    return pl.concat(frames) if frames else probe(Chunk(0, 0, 0))
+    # the probes' manifest is the plan before its conditions are measured (measured by kernel())
+    manifest = {**plan.manifest(), "kind": "probes", "level": lv, "probes_only": probes_only}
+    run = run_dataset(chunks_of(plan.deals, plan.chunk_size), probe, None if out is None else parts_directory(out),
+                      RunPlan(manifest, PROBE_KEYS), setup=kernel,
+                      progress=Progress(quiet, bar={"unit": " deals", "unit_scale": True}))
+    if run.directory is not None:
+        return _assemble(run.directory, Path(out), probe)
+    return pl.concat(run.frames) if run.frames else probe(Chunk(0, 0, 0))
 
 
 def parts_directory(out) -> Path:

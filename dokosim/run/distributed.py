@@ -1,13 +1,15 @@
 """``dokosim.distributed``: run a simulation's chunks as tasks on Dask workers.
 
 The work is cut into the same chunks as a local run (chunk i = deal ids
-i*chunk_size ...). Each chunk is one task: the worker simulates it with
-``Simulator(plan).frame(first, n)`` and either writes ``part-NNNNNN.parquet``
-straight into the output directory (``driver.write_chunk``: a
-temporary name, then a rename) or returns the frame to the client. The client
-creates or checks the manifest (``driver.ChunkStore``), so a run started
-by one backend can be finished by the other, and follows the chunks with the
-same progress bar as a local run.
+i*chunk_size ...). The run is the run driver's (``driver.run_dataset``) with
+``DaskExecutor`` as its executor: each chunk is one task, in which the worker
+simulates it (``simulate_chunk``: ``Simulator(plan).frame(first, n)``) and either
+writes ``part-NNNNNN.parquet`` straight into the output directory
+(``executors.produce_and_write``: a temporary name, then a rename) or returns the
+frame to the client. The client creates or checks the manifest and the ledger
+as the driver does for every run, so a run started by one backend can be
+finished by the other, and follows the chunks with the same progress bar as a
+local run.
 
 A chunk's rows depend only on (seed, deal ids), so a task that Dask runs again
 after a worker died writes the same file again: the write is idempotent.
@@ -17,6 +19,7 @@ imported only when a run asks for it. See docs/distributed.md.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import threading
@@ -30,10 +33,11 @@ import polars as pl
 
 from .dataset import IDENTITY_KEYS, frame_from_rows
 from .conditions import check_predicates
-from .driver import ChunkStore, chunk_path, chunks_of, file_sha256, write_chunk
+from .driver import Chunk, Progress, RunPlan, chunks_of, run_dataset
+from .executors import produce_and_write
 from ..engine.layout import OUT_LEN
 from ..validation import SimulationError
-from .simulator import SimulationPlan, Simulator, _progress
+from .simulator import PROGRESS, SimulationPlan, Simulator, measured_manifest
 
 INSTALL_HINT = "pip install 'dokosim[dask]'"
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -96,25 +100,16 @@ def _worker_threads() -> int:
     return max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
 
 
-def run_chunk(plan: SimulationPlan, index: int, directory: str | None = None, metadata: dict | None = None):
-    """Simulate chunk ``index`` of ``plan`` (a Dask task).
-
-    With ``directory``, writes ``part-NNNNNN.parquet`` there (with the Parquet key-value
-    ``metadata``, driver.parquet_metadata) and returns the
-    file's sha256 (the client enters it in the run's ledger); without, returns the chunk's DataFrame. Kernels run one
-    at a time per process with as many numba threads as the worker has threads,
-    so other task threads build and write Parquet meanwhile.
-    """
-    first = index * plan.chunk_size
-    n = min(plan.chunk_size, plan.deals - first)
+def simulate_chunk(plan: SimulationPlan, chunk: Chunk) -> pl.DataFrame:
+    """The rows of ``chunk`` of ``plan`` (a Dask task, through executors.produce_and_write, which
+    writes them to the run directory when there is one). Kernels run one at a time per process
+    with as many numba threads as the worker has threads, so other task threads build and write
+    Parquet meanwhile."""
     with _KERNEL_LOCK:
         numba.set_num_threads(_worker_threads())  # thread-local in numba: set in the calling thread
-        frame = _simulator(plan).frame(first, n)
+        frame = _simulator(plan).frame(chunk.first, chunk.count)
         check_predicates()
-    if directory is None:
-        return frame
-    write_chunk(Path(directory), index, frame, metadata)
-    return file_sha256(chunk_path(Path(directory), index))  # for the client's ledger: no re-read there
+    return frame
 
 
 def source_digest() -> str:
@@ -183,11 +178,11 @@ def scheduler_address(scheduler: str | None = None, cluster: str | None = None):
         yield local.scheduler_address
 
 
-def _check_workers(client, plan: SimulationPlan) -> None:
-    """Refuse workers (those connected now) that run another dokosim or miss a strategy module."""
+def _check_workers(client, modules: list[str]) -> None:
+    """Refuse workers (those connected now) that run another dokosim or miss one of the strategy
+    ``modules``."""
     from ..version import __version__
     digest = source_digest()
-    modules = sorted({s.module_path for s in plan.strategies})
     try:
         answers = client.run(_worker_check, modules)
     except Exception as exc:  # typically: the worker cannot import dokosim at all
@@ -206,6 +201,45 @@ def _check_workers(client, plan: SimulationPlan) -> None:
                                   f"{', '.join(missing)}; make it importable on every worker")
 
 
+class DaskExecutor:
+    """The run driver's executor on Dask workers (driver.run_dataset; executors.py): one task per
+    chunk, on the scheduler at ``scheduler`` or a LocalCluster of N one-thread worker processes
+    started (and stopped) for the run (``cluster="local:N"``). The client (started when the first
+    chunk is asked for, so a run with nothing to do starts none) first refuses workers with
+    another dokosim or without one of the strategy ``modules``. With a run directory each task
+    writes its chunk file there and returns its checksum (executors.produce_and_write), entered in
+    the ledger by the driver; temporary files left by workers that died are removed at the end.
+    Without one, the tasks return their frames."""
+
+    def __init__(self, scheduler: str | None = None, cluster: str | None = None, modules=()):
+        require_dask()
+        if scheduler is not None and cluster is not None:
+            raise SimulationError(f"give a scheduler or a cluster, not both (got scheduler={scheduler!r}, "
+                                  f"cluster={cluster!r})")
+        self.scheduler = scheduler
+        self.n_workers = parse_cluster(cluster) if cluster is not None else None
+        self.modules = sorted(set(modules))
+
+    def map(self, produce, chunks, store=None):
+        from distributed import as_completed
+        target = None if store is None else str(store.directory)
+        metadata = None if store is None else store.metadata
+        with _client(self.scheduler, self.n_workers) as client:
+            _check_workers(client, self.modules)
+            token = uuid.uuid4().hex[:8]
+            futures = [client.submit(produce_and_write, produce, chunk, target, metadata,
+                                     key=f"dokosim-chunk-{chunk.index:06d}-{token}", pure=False)
+                       for chunk in chunks]
+            by_key = {f.key: chunk for f, chunk in zip(futures, chunks)}
+            for future, result in as_completed(futures, loop=client.loop, with_results=True):
+                future.release()
+                yield by_key[future.key], result
+                result = None
+        if store is not None:
+            for f in store.directory.glob("part-*.tmp"):  # left by attempts on workers that died
+                f.unlink(missing_ok=True)
+
+
 def simulate_on_dask(plan: SimulationPlan, out=None, scheduler: str | None = None,
                      cluster: str | None = None, quiet: bool = True):
     """Run ``plan`` on Dask workers: the rows of ``simulate`` with the same plan, in any backend.
@@ -215,57 +249,16 @@ def simulate_on_dask(plan: SimulationPlan, out=None, scheduler: str | None = Non
     started (and stopped) for this run. With ``out`` (a directory every worker
     can write) the workers write the missing chunk files and the path is
     returned; without, the chunks are gathered into one DataFrame sorted by
-    deal_id.
+    deal_id. The run driver (driver.run_dataset) owns the rest: the output
+    checks, the manifest and ledger, resume, the progress bar.
     """
-    require_dask()
-    if scheduler is not None and cluster is not None:
-        raise SimulationError(f"give a scheduler or a cluster, not both (got scheduler={scheduler!r}, "
-                              f"cluster={cluster!r})")
-    n_workers = parse_cluster(cluster) if cluster is not None else None
-    chunks = chunks_of(plan.deals, plan.chunk_size)
-    directory = None
-    store = None
-    initial = 0
-    if out is not None:
-        directory = output_directory(out)
-        store = ChunkStore.open(directory, plan.manifest(), IDENTITY_KEYS, chunks)
-        initial = sum(c.count for c in chunks if c.index in store.done)
-        chunks = [c for c in chunks if c.index not in store.done]
-    frames: dict[int, pl.DataFrame] = {}
-    if chunks:
-        with _client(scheduler, n_workers) as client:
-            _check_workers(client, plan)
-            frames = _run_chunks(client, plan, chunks, store, quiet, initial)
-    if directory is not None:
-        for f in directory.glob("part-*.tmp"):  # left by attempts on workers that died
-            f.unlink(missing_ok=True)
-        return directory
-    if frames:
-        return pl.concat([frames[i] for i in sorted(frames)])
+    executor = DaskExecutor(scheduler, cluster, [s.module_path for s in plan.strategies])
+    run = run_dataset(chunks_of(plan.deals, plan.chunk_size), functools.partial(simulate_chunk, plan),
+                      None if out is None else output_directory(out),
+                      RunPlan(lambda: measured_manifest(plan, quiet), IDENTITY_KEYS), executor=executor,
+                      progress=Progress(quiet, bar=PROGRESS))
+    if run.directory is not None:
+        return run.directory
+    if run.frames:
+        return pl.concat(run.frames)
     return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
-
-
-def _run_chunks(client, plan, chunks, store, quiet, initial) -> dict[int, pl.DataFrame]:
-    """Submit one task per chunk and follow them with the progress bar; the frames when gathering.
-    With a store, the workers write the chunk files and each is entered in the run's ledger as its
-    task ends (driver.ChunkStore.record)."""
-    directory = None if store is None else store.directory
-    from distributed import as_completed
-    token = uuid.uuid4().hex[:8]
-    target = None if directory is None else str(directory)
-    metadata = None if store is None else store.metadata
-    futures = [client.submit(run_chunk, plan, chunk.index, target, metadata,
-                             key=f"dokosim-chunk-{chunk.index:06d}-{token}", pure=False)
-               for chunk in chunks]
-    by_key = {f.key: chunk for f, chunk in zip(futures, chunks)}
-    frames = {}
-    with _progress(plan.deals, quiet, initial=initial) as bar:
-        for future, result in as_completed(futures, loop=client.loop, with_results=True):
-            chunk = by_key[future.key]
-            if store is None:
-                frames[chunk.index] = result
-            else:
-                store.record(chunk, sha256=result)
-            future.release()
-            bar.update(chunk.count)
-    return frames

@@ -483,9 +483,12 @@ class ChunkWriter:
             item = None
             try:
                 if self.error is None and not self.stop:
-                    if callable(frame):
-                        frame = frame()
-                    self.store.write(chunk, frame)
+                    if isinstance(frame, Written):  # its file written by the task (a Dask worker)
+                        self.store.record(chunk, sha256=frame.sha256)
+                    else:
+                        if callable(frame):
+                            frame = frame()
+                        self.store.write(chunk, frame)
                     with self.lock:
                         self.written.append(chunk)
             except BaseException as exc:  # handed to the calling thread; nothing after it is written
@@ -493,6 +496,18 @@ class ChunkWriter:
             finally:
                 frame = None  # the chunk's memory goes before its slot does
                 self.release()
+
+    def __enter__(self) -> "ChunkWriter":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        """Every chunk handed over written and the writer's error raised; on an error or Ctrl-C
+        of the caller, the chunk being written finished only (``close(stop=True)``)."""
+        if kind is not None:
+            self.close(stop=True)
+            return
+        self.close()
+        self.check()
 
     def close(self, stop: bool = False) -> None:
         """Wait for the writer to finish: every chunk handed over written, or with ``stop`` (the
@@ -512,51 +527,134 @@ class ChunkWriter:
             raise KeyboardInterrupt
 
 
-def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], store: ChunkStore | None,
-               progress) -> list[pl.DataFrame]:
-    """The one loop of every chunked run. Without a store each chunk is produced and kept, and the
-    frames returned in order. With a store each chunk not yet done is produced here while a writer
-    thread (ChunkWriter) writes the one before (memory: two chunks); ``produce`` may return the
-    frame or a function that builds it (then called in the writer thread). ``progress(units)``
-    is called, in this thread, for each chunk once it is written. An error of the writer is
-    raised here as it was raised there; on any error or Ctrl-C here the chunk being written is
-    finished and entered in the ledger, and the chunks not yet written are left for a resume."""
-    if store is None:
-        frames = []
-        for chunk in chunks:
-            frame = produce(chunk)
-            if callable(frame):
-                frame = frame()
-            check_predicates()  # a user's predicate that raised: stop before the chunk is kept
-            frames.append(frame)
-            progress(chunk.count)
-        return frames
-    writer = ChunkWriter(store)
+@dataclass(frozen=True)
+class Written:
+    """The result of a task that wrote its chunk file itself (executors.produce_and_write, on a
+    Dask worker): the file's sha256, for the ledger (ChunkStore.record)."""
 
-    def report():
-        for chunk in writer.done():
-            progress(chunk.count)
-    try:
+    sha256: str
+
+
+class InProcess:
+    """The default executor of run_chunks (the others: executors.py): each chunk produced in the
+    calling thread, one at a time, when the loop asks for it."""
+
+    def map(self, produce: Callable, chunks: Iterable, store=None):
         for chunk in chunks:
-            if chunk.index in store.done:
-                continue
-            writer.acquire()  # a slot: the writer has finished the chunk before last
-            try:
-                frame = produce(chunk)
+            yield chunk, produce(chunk)
+
+
+def run_chunks(chunks: list[Chunk], produce: Callable[[Chunk], pl.DataFrame], store: ChunkStore | None,
+               progress, executor=None) -> list[pl.DataFrame]:
+    """The one loop of every chunked run: the chunks not yet done in ``store`` produced by
+    ``executor`` (executors.InProcess by default: in this thread, one at a time) and handed, as
+    each is done, to a writer thread (ChunkWriter) that writes it while the next is produced
+    (memory: two chunks); ``produce`` may return the frame or a function that builds it (then
+    called in the writer thread), and a task that wrote its own file returns
+    ``executors.Written`` (only entered in the ledger). Without a store every chunk is produced
+    and kept, and the frames returned in chunk order. ``progress(units)`` is called, in this
+    thread, for each chunk once it is written. An error of the writer is raised here as it was
+    raised there; on any error or Ctrl-C here the executor's workers are stopped, the chunk being
+    written is finished and entered in the ledger, and the chunks not yet written are left for
+    a resume."""
+    from contextlib import closing
+    executor = executor or InProcess()
+    if store is None:
+        frames = {}
+        with closing(executor.map(produce, chunks)) as results:
+            for chunk, frame in results:
+                if callable(frame):
+                    frame = frame()
                 check_predicates()  # a user's predicate that raised: stop before the chunk is kept
-            except BaseException:
-                writer.release()
-                raise
-            writer.put(chunk, frame)
-            frame = None
-            report()
-    except BaseException:
-        writer.close(stop=True)
-        raise
-    writer.close()
-    writer.check()
+                frames[chunk.index] = frame
+                progress(chunk.count)
+        return [frames[i] for i in sorted(frames)]
+    todo = [c for c in chunks if c.index not in store.done]
+    if not todo:  # nothing to do: no writer, no workers started
+        return []
+    with ChunkWriter(store) as writer:
+        def report():
+            for chunk in writer.done():
+                progress(chunk.count)
+        with closing(executor.map(produce, todo, store)) as results:  # closed first: the workers stop
+            while True:
+                writer.acquire()  # a slot: the writer has finished the chunk before last
+                try:
+                    chunk, frame = next(results)
+                    check_predicates()  # a user's predicate that raised: stop before the chunk is kept
+                except BaseException as exc:
+                    writer.release()
+                    if isinstance(exc, StopIteration):
+                        break
+                    raise
+                writer.put(chunk, frame)
+                frame = None
+                report()
     report()
     return []
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What decides a run's rows, for its directory: ``manifest`` (a dict, or a function returning
+    it, called once the output is checked: a plan that measures something first measures it
+    there, after a bad ``out`` is refused and before the directory is opened), its identity
+    ``keys`` (plan_hash), ``rows_per_unit`` (ChunkStore.open; None when they vary) and the
+    ``error`` raised for a directory of another run."""
+
+    manifest: dict | Callable[[], dict]
+    keys: tuple[str, ...]
+    rows_per_unit: int | None = 1
+    error: type[ValueError] = ManifestMismatch
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The progress bar of a run (progress.progress_bar): hidden when ``quiet``; ``scale`` units
+    shown per unit of a chunk (the deals of a session); ``bar``: tqdm's options (unit, desc, ...)."""
+
+    quiet: bool = True
+    scale: int = 1
+    bar: dict | None = None
+
+
+@dataclass(frozen=True)
+class RunOutput:
+    """What a run made: its directory (with ``out``; the frames then empty) or its frames in chunk
+    order (without)."""
+
+    directory: Path | None
+    frames: list
+
+
+def run_dataset(chunks: list[Chunk], produce: Callable, out=None, plan: RunPlan | None = None, *,
+                executor=None, progress: Progress = Progress(), setup: Callable[[], object] | None = None) -> RunOutput:
+    """The one entry of every chunked run: ``chunks`` produced by ``produce(chunk)`` on
+    ``executor`` (executors.InProcess, executors.ProcessPool, distributed.DaskExecutor) and, with
+    ``out``, written to the run directory ``out``, resumably. In this order: ``out`` checked
+    (outputs.check_directory) before any work; ``plan.manifest`` made (a function: called now);
+    the directory created, or verified for a resume (ChunkStore.open: the chunks that verify are
+    not produced again); ``setup()`` (the work before the first chunk: compiling the kernels);
+    then the chunks through ``run_chunks`` (the writer thread, two chunks in memory) under a
+    progress bar that starts from the chunks already done. On Ctrl-C or an error (a write that
+    failed; ``workers.WorkerLost``, a pool's worker killed) the executor's workers are stopped,
+    the chunk being written is finished, and the exception is raised (the command line's
+    ``cli.options.resumable`` says how to resume and exits 130 on Ctrl-C)."""
+    from .progress import progress_bar
+    plan = plan or RunPlan({}, ())
+    if out is not None:
+        check_directory(Path(out))
+    manifest = plan.manifest() if callable(plan.manifest) else plan.manifest
+    store = None if out is None else ChunkStore.open(Path(out), manifest, plan.keys, chunks, plan.rows_per_unit,
+                                                     error=plan.error)
+    if setup is not None:
+        setup()
+    scale = progress.scale
+    total = sum(c.count for c in chunks)
+    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
+    with progress_bar(progress.quiet, total=total * scale, initial=done * scale, **(progress.bar or {})) as bar:
+        frames = run_chunks(chunks, produce, store, lambda n: bar.update(n * scale), executor)
+    return RunOutput(None if store is None else store.directory, frames)
 
 
 def ledger_files(directory: Path) -> list[Path] | None:

@@ -259,6 +259,36 @@ def deferred_interrupt():
             raise KeyboardInterrupt
 
 
+def _first_interrupt(signum, frame):
+    """The SIGINT handler of ``interrupt_once``: ignore every later Ctrl-C, raise this one."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def interrupt_once(restore: bool = True):
+    """Within the block, the first Ctrl-C raises KeyboardInterrupt as usual and every later one is
+    ignored: the stopping that the first one starts (workers ended, the chunk being written
+    finished and entered in the ledger, the resume hint, the exit) cannot be cut short by a second
+    one, wherever that lands (before this, a second Ctrl-C 0.3 s after the first could land in a
+    cleanup and leave it half done).
+
+    Only where Ctrl-C has Python's default handler, in the main thread; elsewhere (a caller's own
+    handler, Ctrl-C ignored, an enclosing ``interrupt_once``) the block runs as it is. On leaving
+    the block the handler before it is restored, unless ``restore`` is False and a Ctrl-C came:
+    a process that ends with the block then ignores Ctrl-C to its last instruction."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _first_interrupt)
+    try:
+        yield
+    finally:
+        if restore or signal.getsignal(signal.SIGINT) is _first_interrupt:
+            signal.signal(signal.SIGINT, previous)
+
+
 def temporary_name(final: Path) -> Path:
     """A temporary name beside ``final``, unique across hosts sharing the directory and retries."""
     return final.with_name(f"{final.name}.{socket.gethostname()}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")

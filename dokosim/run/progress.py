@@ -24,8 +24,36 @@ def show_progress(quiet: bool = False) -> bool:
 
 
 def progress_bar(quiet: bool = False, **kwargs):
-    """A tqdm.auto bar (``kwargs`` as tqdm's: total, initial, unit, ...), disabled where
-    ``show_progress`` says no; drawn on stderr in a terminal."""
+    """A tqdm.auto bar (``kwargs`` as tqdm's: total, initial, unit, ...) drawn on stderr in a
+    terminal; where ``show_progress`` says no, a ``NoProgress`` that takes the same calls."""
+    if not show_progress(quiet):
+        return NoProgress(kwargs.get("iterable"))
     from tqdm.auto import tqdm
     kwargs.setdefault("dynamic_ncols", True)
-    return tqdm(disable=not show_progress(quiet), **kwargs)
+    return tqdm(**kwargs)
+
+
+class NoProgress:
+    """The bar where none is shown: the calls the runs make on a bar (``update``, ``close``, a
+    ``with`` block, iterating over ``iterable``) do nothing else. Not a disabled tqdm: the first
+    tqdm of a process makes a multiprocessing lock (a named semaphore) and a monitor thread; in a
+    worker process stopped by Ctrl-C the semaphore was never released, and multiprocessing's
+    resource tracker warned of it on the terminal after the command had ended."""
+
+    def __init__(self, iterable=None):
+        self.iterable = iterable
+
+    def update(self, n: float = 1) -> None:
+        """Nothing to show."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __iter__(self):
+        return iter(() if self.iterable is None else self.iterable)

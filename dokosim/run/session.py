@@ -10,8 +10,8 @@ See docs/sessions.md.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -19,12 +19,11 @@ import polars as pl
 
 from ..version import __version__
 from .dataset import CONTRACT_ENUM, WINNER_ENUM, typed_column
-from .driver import ChunkStore, chunks_of, run_chunks
+from .driver import Progress, RunPlan, chunks_of, run_dataset
 from ..rules import Rules, rules_from_object
 from .conditions import DEFAULT_MAX_TRIES, Conditions, measure, parse_conditions, report_acceptance
-from .outputs import check_directory
 from .simulate import SimulationError
-from .simulator import _progress, check_dealt, seat_parameters
+from .simulator import PROGRESS, check_dealt, seat_parameters
 from ..engine.jit import ensure_loop
 from ..validation import MAX_ROUNDS
 from ..loop.registry import MAX_PARAMS, Strategy, resolve, simulation_kernel, strategy_table
@@ -240,26 +239,26 @@ def simulate_sessions(rounds: int, seed: int = 0, rules="ddv", strategy="random"
     if threads is not None:
         numba.set_num_threads(threads)
     # the output is checked (and the manifest written) before the strategies compile or a deal is played
-    if out is not None:
-        check_directory(Path(out))
+    per = plan.deals_per_session
+    sim = functools.cache(lambda: SessionSimulator(plan))
+    run = run_dataset(chunks_of(plan.rounds, plan.chunk_size), lambda c: sim().frame_later(c.first, c.count), out,
+                      RunPlan(lambda: _measured_manifest(plan, quiet), SESSION_KEYS, rows_per_unit=per),
+                      setup=sim, progress=Progress(quiet, scale=per, bar=PROGRESS))
+    if run.directory is not None:
+        return run.directory
+    return pl.concat(run.frames) if run.frames else sim().frame(0, 0)
+
+
+def _measured_manifest(plan: SessionPlan, quiet: bool) -> dict:
+    """The manifest of ``plan`` once its conditions' acceptance rate is measured (the run driver's
+    RunPlan.manifest: after the output is checked, before the directory is opened)."""
     if plan.conditions is not None:
         from ..loop.conditions import measure_acceptance
         ensure_loop(measure_acceptance, "the conditional deal")
         plan.acceptance = measure(plan.conditions, plan.control(), plan.seed,
                                   plan.rounds * plan.deals_per_session)
         report_acceptance(plan.acceptance, quiet)
-    chunks = chunks_of(plan.rounds, plan.chunk_size)
-    per = plan.deals_per_session
-    store = None if out is None else ChunkStore.open(Path(out), plan.manifest(), SESSION_KEYS, chunks,
-                                                     rows_per_unit=per)
-    sim = SessionSimulator(plan)
-    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
-    with _progress(plan.rounds * per, quiet, initial=done * per) as bar:
-        frames = run_chunks(chunks, lambda c: sim.frame_later(c.first, c.count), store,
-                            lambda n: bar.update(n * per))
-    if store is not None:
-        return store.directory
-    return pl.concat(frames) if frames else sim.frame(0, 0)
+    return plan.manifest()
 
 def session_summary(frame: pl.DataFrame, players: int) -> dict:
     """Per-player mean score per deal and per session, compulsory solos and bock, for the CLI."""

@@ -1,7 +1,7 @@
 """``dokosim.simulate``: deal and play many deals, returning a DataFrame or writing a dataset."""
 from __future__ import annotations
 
-from pathlib import Path
+import functools
 
 import numba
 import numpy as np
@@ -11,9 +11,8 @@ from ..engine.layout import OUT_LEN
 from ..validation import SimulationError, check_bool, check_optional_str, check_path, check_threads
 from .conditions import DEFAULT_MAX_TRIES
 from .dataset import IDENTITY_KEYS, frame_from_rows
-from .driver import ChunkStore, chunks_of, run_chunks
-from .outputs import check_directory
-from .simulator import DEFAULT_CHUNK, FORCEABLE, Simulator, _progress, make_plan
+from .driver import Progress, RunPlan, chunks_of, run_dataset
+from .simulator import DEFAULT_CHUNK, FORCEABLE, PROGRESS, Simulator, make_plan, measured_manifest
 
 __all__ = ["simulate", "summary", "SimulationError", "FORCEABLE"]
 
@@ -52,27 +51,19 @@ def simulate(deals: int, seed: int = 0, rules="ddv", strategy="random", *, out=N
         if threads is not None:
             raise SimulationError("threads applies to in-process runs; Dask workers use their own "
                                   "thread count")
-        if out is not None and "://" not in str(out):
-            check_directory(Path(out))
-        plan.measure_conditions(quiet)
         from .distributed import simulate_on_dask
         return simulate_on_dask(plan, out=out, scheduler=scheduler, cluster=cluster, quiet=quiet)
     if threads is not None:
         numba.set_num_threads(threads)
     # the output is checked (and the manifest written) before the strategies compile or a deal is played
-    if out is not None:
-        check_directory(Path(out))
-    plan.measure_conditions(quiet)
-    chunks = chunks_of(plan.deals, plan.chunk_size)
-    store = None if out is None else ChunkStore.open(Path(out), plan.manifest(), IDENTITY_KEYS, chunks)
-    sim = Simulator(plan)
-    done = 0 if store is None else sum(c.count for c in chunks if c.index in store.done)
-    with _progress(plan.deals, quiet, initial=done) as bar:
-        frames = run_chunks(chunks, lambda c: sim.frame_later(c.first, c.count), store, bar.update)
-    if store is not None:
-        return store.directory
-    if frames:
-        return pl.concat(frames)
+    sim = functools.cache(lambda: Simulator(plan))
+    run = run_dataset(chunks_of(plan.deals, plan.chunk_size), lambda c: sim().frame_later(c.first, c.count), out,
+                      RunPlan(lambda: measured_manifest(plan, quiet), IDENTITY_KEYS), setup=sim,
+                      progress=Progress(quiet, bar=PROGRESS))
+    if run.directory is not None:
+        return run.directory
+    if run.frames:
+        return pl.concat(run.frames)
     return frame_from_rows(np.zeros((0, OUT_LEN), dtype=np.int64), [s.name for s in plan.strategies])
 
 def summary(frame: pl.DataFrame, seed: int | None = None, rules: str | None = None) -> dict:

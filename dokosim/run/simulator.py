@@ -309,6 +309,12 @@ class Simulator:
         return lambda: frame_from_rows(out, names)
 
 
-def _progress(total: int, quiet: bool, initial: int = 0):
-    from .progress import progress_bar
-    return progress_bar(quiet, total=total, initial=initial, unit=" deals", unit_scale=True, smoothing=0.1)
+PROGRESS = {"unit": " deals", "unit_scale": True, "smoothing": 0.1}
+"""The progress bar of a simulation (driver.Progress's tqdm options), in process or on Dask."""
+
+
+def measured_manifest(plan: SimulationPlan, quiet: bool) -> dict:
+    """The manifest of ``plan`` once its conditions' acceptance rate is measured (the run driver's
+    RunPlan.manifest: after the output is checked, before the directory is opened)."""
+    plan.measure_conditions(quiet)
+    return plan.manifest()

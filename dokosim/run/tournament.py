@@ -156,6 +156,44 @@ def summarize(per_deal: pl.DataFrame, names: list[str], level: float = LEVEL):
     return means, diffs
 
 
+CONTRACT_GROUPS = {"normal": "normal", "marriage": "marriage", "marriage_solo": "marriage",
+                   "silent_marriage": "silent marriage",
+                   "poverty": "poverty", "diamonds_solo": "suit solos", "hearts_solo": "suit solos",
+                   "spades_solo": "suit solos", "clubs_solo": "suit solos", "queens_solo": "queens/jacks solos",
+                   "jacks_solo": "queens/jacks solos", "fleischlos_solo": "fleischlos"}
+"""The contract groups of a tournament's breakdown (``TournamentResult.by_contract``)."""
+
+
+def contract_games(frame: pl.DataFrame, seating, n_strategies: int) -> pl.DataFrame:
+    """One row per game (deal) of one seating: deal_id, its contract group, and per strategy
+    index k the mean score of k's seats (columns ``s0``..)."""
+    means = seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating, n_strategies)
+    groups = frame["contract"].cast(pl.String).replace_strict(CONTRACT_GROUPS, default="other")
+    return pl.DataFrame({"deal_id": frame["deal_id"], "group": groups,
+                         **{f"s{k}": means[:, k] for k in range(n_strategies)}})
+
+
+def by_contract(games: pl.DataFrame, names: list[str], level: float = LEVEL) -> dict:
+    """The tournament by contract group: per group, the deals and games in it, each strategy's
+    mean and every difference A-B with its interval. A deal's value is the mean over its games of
+    that group (the seatings of one deal are not independent), the interval a Student t over those
+    deals; the groups' populations differ between strategies' seatings (who declares what is part
+    of the play), so a group's figures compare the players on the games that became that contract."""
+    out = {}
+    cols = [f"s{k}" for k in range(len(names))]
+    for (group,), g in games.group_by(["group"], maintain_order=True):
+        per_deal = g.group_by("deal_id").agg(pl.len().alias("games"), *[pl.col(c).mean() for c in cols])
+        entry = {"deals": per_deal.height, "games": g.height, "mean": {}, "diff": {}}
+        for k, name in enumerate(names):
+            entry["mean"][name] = mean_interval(per_deal[cols[k]].to_numpy(), level)
+        for a, b in itertools.combinations(range(len(names)), 2):
+            entry["diff"][f"{names[a]}-{names[b]}"] = mean_interval((per_deal[cols[a]] - per_deal[cols[b]]).to_numpy(),
+                                                                     level)
+        out[group] = entry
+    order = list(dict.fromkeys([*CONTRACT_GROUPS.values(), "other"]))
+    return {g: out[g] for g in sorted(out, key=order.index)}
+
+
 # ---------------------------------------------------------------------------- running
 
 @dataclass
@@ -173,6 +211,9 @@ class TournamentResult:
     seatings: list[tuple[int, ...]] = field(default_factory=list)
     reads_hidden: list[str] = field(default_factory=list)
     """Report names of the players that read hidden cards (dd_oracle): not a fair comparison."""
+    by_contract: dict = field(default_factory=dict)
+    """Per contract group (``CONTRACT_GROUPS``): deals, games, each strategy's mean and every
+    difference with its interval (``by_contract()``)."""
 
     def to_dict(self) -> dict:
         """The JSON object of ``dokosim tournament --json``."""
@@ -189,6 +230,12 @@ class TournamentResult:
             "seatings": len(self.seatings),
             "seconds": round(self.seconds, 3),
             "reads_hidden": self.reads_hidden,
+            "by_contract": {g: {"deals": e["deals"], "games": e["games"],
+                                "mean": {n: {"mean": num(i.mean), "ci95": [num(i.lo), num(i.hi)]}
+                                         for n, i in e["mean"].items()},
+                                "diff": {k: {"mean": num(i.mean), "ci95": [num(i.lo), num(i.hi)]}
+                                         for k, i in e["diff"].items()}}
+                            for g, e in self.by_contract.items()},
         }
 
     def to_json(self) -> str:
@@ -200,22 +247,6 @@ TOURNAMENT_SCHEMA = 1
 # What decides a tournament's rows: a directory holding another tournament is refused.
 TOURNAMENT_KEYS = ("kind", "schema_version", "names", "deals", "seed", "rules", "params", "conditions",
                    "seatings")
-
-
-@contextlib.contextmanager
-def _closing(writer: ChunkWriter | None):
-    """Around a run that hands its chunks to ``writer``: wait for every chunk to be written and
-    raise the writer's error; on an error or Ctrl-C, finish the chunk being written only."""
-    if writer is None:
-        yield
-        return
-    try:
-        yield
-    except BaseException:
-        writer.close(stop=True)
-        raise
-    writer.close()
-    writer.check()
 
 
 def _open_out(out, manifest: dict, n_seatings: int, deals: int):
@@ -315,11 +346,13 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
         acceptance = pilot.acceptance
     start = time.perf_counter()
     total = np.zeros((int(deals), len(names)))
+    game_frames = []
     if (scheduler is not None or cluster is not None) and threads is not None:
         raise TournamentError("threads applies to in-process runs; Dask workers use their own thread count")
     # each seating's chunk is written by the driver's writer thread while the next seating plays
+    # (the writer's context: every seating written and its error raised; on an error or Ctrl-C only the one being written)
     writer = None if store is None else ChunkWriter(store)
-    with _backend(scheduler, cluster) as address, _closing(writer):
+    with _backend(scheduler, cluster) as address, (writer or contextlib.nullcontext()):
         for index, seating in enumerate(_progress(plan, quiet)):
             seat_names = [names[k] for k in seating]
             if store is not None and index in store.done:  # resumed: the seating verified on disk
@@ -340,14 +373,16 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
                 if writer is not None:
                     writer.acquire()  # at most two seatings held: the writer's and this one
                     writer.put(Chunk(index, 0, int(deals)), frame)
-            total += seating_means(frame.select(f"score_{s}" for s in range(4)).to_numpy(), seating,
-                                   len(names))
+            games = contract_games(frame, seating, len(names))
+            total += games.select(f"s{k}" for k in range(len(names))).to_numpy()
+            game_frames.append(games)
             deal_ids = frame["deal_id"]
     per_deal = pl.DataFrame({"deal_id": deal_ids, **{t: total[:, i] / len(plan) for i, t in enumerate(tags)}})
     means, diffs = summarize(per_deal, tags)
     result = TournamentResult(tags, int(deals), int(seed), rules, per_deal, means, diffs,
                               time.perf_counter() - start, plan,
-                              [t for t, n in zip(tags, names, strict=True) if n in cheats])
+                              [t for t, n in zip(tags, names, strict=True) if n in cheats],
+                              by_contract(pl.concat(game_frames), tags))
     if directory is not None:
         info = {**result.to_dict(), "names": names, "params": {str(k): v for k, v in params.items()},
                 "conditions": {"hands": hands, "where": where, "where_path": where_path},
@@ -395,6 +430,19 @@ def table(result: TournamentResult) -> str:
     for name, i in result.diff.items():
         verdict = "" if i.covers(0.0) else ("  (> 0)" if i.lo > 0 else "  (< 0)")
         lines.append(f"{name:{width}}  {i.mean:+16.4f}  [{i.lo:+8.4f}, {i.hi:+8.4f}]{verdict}")
+    if result.by_contract:
+        lines.append("by contract (per deal, the mean of its games of that contract; the groups' deals "
+                     "differ between seatings)")
+        first, rest = result.strategies[0], result.strategies[1:]
+        lines.append(f"{'contract':20} {'deals':>7} {'games':>8}  "
+                     + "  ".join(f"{first + '-' + other:>26}" for other in rest))
+        for group, e in result.by_contract.items():
+            cells = []
+            for other in rest:
+                i = e["diff"][f"{first}-{other}"]
+                cells.append(f"{i.mean:+7.3f} [{i.lo:+7.3f}, {i.hi:+7.3f}]" if not math.isnan(i.lo)
+                             else f"{i.mean:+7.3f} [   n/a  ,   n/a  ]")
+            lines.append(f"{group:20} {e['deals']:7,} {e['games']:8,}  " + "  ".join(f"{c:>26}" for c in cells))
     if result.reads_hidden:
         lines.append(f"not a fair comparison: {', '.join(result.reads_hidden)} read(s) the other players' cards")
     return "\n".join(lines)

@@ -33,7 +33,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..engine.cards import C_POVERTY, C_SOLO_BASE, CLASS_MASK, SCHEME_NORMAL, SOLO_SCHEME
+from ..engine.cards import C_POVERTY, C_SOLO_BASE, SCHEME_NORMAL, SOLO_SCHEME
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.deal import (
     NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
@@ -51,7 +51,7 @@ from ..engine.scoring import score_deal
 from . import heuristic
 from .cardcount import scan_card, scan_plays
 from .common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
-from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
+from .sampler import NORMAL_CLASSES, deal_unseen, sampled_position, sampling_setup, set_hidden
 
 Rollout = namedtuple("Rollout", ("pos", "items", "res"))
 
@@ -60,7 +60,6 @@ HPARAMS = np.zeros(16, dtype=np.float64)
 for _i, _v in enumerate(heuristic.PARAMS.values()):
     HPARAMS[_i] = _v[0]
 del _i, _v
-NORMAL_CLASSES = CLASS_MASK[SCHEME_NORMAL].copy()  # the sampler deals class by class: any full partition
 POVERTY_TRIES = 200  # sampled deals tried for one whose poor player may declare poverty
 CALL_TRIES = 64  # sampled deals tried for one that fits the bids and calls (call_values)
 CALL_MARGIN_SE = 2.0  # a call's mean gain must reach this many standard errors (search_call)

@@ -4,21 +4,23 @@ of clubs the parties imply), and set a sampled deal's hidden fields. ``pimc`` an
 ``resample`` use it; every deal comes from the caller's random stream. ``sampling_setup`` prepares
 what ``deal_unseen`` respects for a seat at a position (a ``Sampling``; pimc's card search, its
 calls, reservations and poverty acceptance all start from it); ``sampled_position`` the position
-a sampled deal is played on from.
+a sampled deal is played on from; ``deal_with_poverty`` deals among the deals where a seat may
+declare poverty (the advisor's poverty questions, loop/advice.py).
 """
 from collections import namedtuple
 
 import numpy as np
 
-from ..engine.cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, TRUMP
-from ..engine.bits import lowest_bit_index, popcount
+from ..engine.cards import C_MARRIAGE, C_NORMAL, C_SILENT_MARRIAGE, CLASS_MASK, SCHEME_NORMAL, TRUMP
+from ..engine.bits import lowest_bit_index, nth_set_bit, popcount
+from ..engine.deal import NORMAL_TRUMPS
 from ..engine.jit import inline_kernel, kernel
 from ..engine.layout import (
     H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, P_CLARIFIED, P_CONTRACT, P_KNOWN_KO, P_KNOWN_RE,
     P_MARRIAGE_SEAT, P_NPLAYED, P_SOLOIST, PUBLIC_LEN, ST_LEN,
 )
 from ..engine.position import Position, new_position
-from ..engine.rng import below
+from ..engine.rng import below, uniform
 from .cardcount import QC_MASK, cards_left, deck_cards, scan_plays
 
 # What the deals sampled for a seat must respect (sampling_setup): ``unseen``, the cards to deal;
@@ -27,6 +29,7 @@ from .cardcount import QC_MASK, cards_left, deck_cards, scan_plays
 # the seats that hold one, ``no_qc``, the seats that hold none, ``qc_seat``, the seat that holds
 # both (-1: none); and ``cap``, deal_unseen's scratch.
 Sampling = namedtuple("Sampling", ("unseen", "cap0", "voids", "must_qc", "no_qc", "qc_seat", "cap"))
+NORMAL_CLASSES = CLASS_MASK[SCHEME_NORMAL].copy()  # the sampler deals class by class: any full partition
 
 
 @inline_kernel
@@ -242,3 +245,74 @@ def sampled_position(view):
         tw2[t] = view.trick_winner[t]
     return (Position(base, hs, pl2, ps2, tw2, view.power, fclass, cmask),
             Position(st, h2, pl2, ps2, tw2, view.power, fclass, cmask))
+
+
+@inline_kernel
+def choose(rng, mask, count):
+    """``count`` cards of ``mask`` drawn uniformly without replacement."""
+    out = np.int64(0)
+    for _ in range(count):
+        c = nth_set_bit(mask, below(rng, popcount(mask)))
+        out |= np.int64(1) << c
+        mask &= ~(np.int64(1) << c)
+    return out
+
+
+@inline_kernel
+def binomial(n, k):
+    """n choose k as a float (0 outside 0 <= k <= n)."""
+    if k < 0 or k > n:
+        return 0.0
+    out = 1.0
+    for i in range(k):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@kernel
+def deal_with_poverty(rng, seat, hand, poor, offered, rules, hands):
+    """Deal the cards ``seat`` (holding ``hand``) has not seen to the other seats, uniformly among
+    the deals where ``poor`` may declare poverty (3 trumps or fewer, AD counted, engine/deal.py):
+    its number of trumps drawn by its chance (hypergeometric, limited to 0-3), then its trumps and
+    plain cards, then the rest for the other two seats. With ``offered`` (not 0: the cards it
+    passes, all its trumps) the poor hand holds them and no other trump. When ``seat`` is the poor
+    player, the other cards are dealt at random. Returns False when no such deal exists."""
+    size = popcount(hand)
+    unseen = deck_cards(rules) & ~hand & ~offered
+    cap0 = np.zeros(4, dtype=np.int64)
+    cap = np.zeros(4, dtype=np.int64)
+    if poor == seat:
+        for s in range(4):
+            cap0[s] = size if s != seat else 0
+        deal_unseen(rng, seat, hand, Sampling(unseen, cap0, np.int64(0), np.int64(0), np.int64(0), -1, cap),
+                    NORMAL_CLASSES, hands)
+        return True
+    trumps = unseen & NORMAL_TRUMPS
+    plain = unseen & ~NORMAL_TRUMPS
+    need = size - popcount(offered)
+    n_trumps = popcount(trumps)
+    n_plain = popcount(plain)
+    most = 0 if offered else 3
+    weights = np.zeros(4, dtype=np.float64)
+    total = 0.0
+    for t in range(most + 1):
+        weights[t] = binomial(n_trumps, t) * binomial(n_plain, need - t)
+        total += weights[t]
+    if total <= 0.0:
+        return False
+    r = uniform(rng) * total
+    t = 0
+    while t < most and r >= weights[t]:
+        r -= weights[t]
+        t += 1
+    if weights[t] <= 0.0:  # rounding past the last weight: the last possible count
+        t = most
+        while weights[t] <= 0.0:
+            t -= 1
+    poor_hand = offered | choose(rng, trumps, t) | choose(rng, plain, need - t)
+    for s in range(4):
+        cap0[s] = size if s != seat and s != poor else 0
+    deal_unseen(rng, seat, hand, Sampling(unseen & ~poor_hand, cap0, np.int64(0), np.int64(0), np.int64(0), -1, cap),
+                NORMAL_CLASSES, hands)
+    hands[poor] = poor_hand
+    return True

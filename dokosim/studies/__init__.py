@@ -14,7 +14,7 @@ import time
 from .common import StudyError, say
 
 STUDIES = ("solo_odds", "poverty", "announcements", "strategies")
-EXTRA_STUDIES = ("play_errors", "swings", "par", "par_normal", "frontier")  # run by name only, not by ``all`` (docs/studies.md)
+EXTRA_STUDIES = ("play_errors", "swings", "par", "par_normal", "frontier", "advice_check")  # run by name only, not by ``all`` (docs/studies.md)
 
 
 def run_study(name: str, deals=None, strategy="heuristic", seed=0, scheduler=None, cluster=None,

@@ -24,9 +24,10 @@ from ..engine.cards import RANKS, SUITS, SOLO_KINDS, card_type, mask_str
 from .common import StudyError, type_mask
 from ..stats import mean_ci, wilson
 from .solo_model import MIN_CALIBRATION
+from ..run.players import STRONGEST_FAST
 
 QC = type_mask("QC")
-DEFAULT_STRATEGY = "heuristic"
+DEFAULT_STRATEGY = STRONGEST_FAST
 
 
 def parse_hand(text: str, rules) -> int:
@@ -73,7 +74,8 @@ def _seat_outcome(df: pl.DataFrame, seat: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str = DEFAULT_STRATEGY,
-           deals: int = 4000, seed: int = 0, hands=None, where=None, where_path=None, progress=None) -> dict:
+           deals: int = 4000, seed: int = 0, hands=None, where=None, where_path=None, progress=None,
+           only=None, outcomes=None) -> dict:
     """Simulate every option; returns the JSON object that ``dokosim advise --json`` prints.
 
     ``hands`` ({other seat: cards it holds at least}), ``where`` and ``where_path``: what you know
@@ -81,6 +83,9 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
     it holds are played. ``trumps(seat)`` counts the trumps of the option being rated.
     ``progress``: called as ``progress(done, total, option)`` before each option is simulated
     and once more at the end (``option`` None), e.g. for a progress bar (dokosim serve).
+    ``only``: rate these of the hand's options alone (a StudyError names the ones it may make).
+    ``outcomes``: a dict that receives, per option, the seat's score in every deal (as averaged
+    in ``expected_score``: 0 where a poverty was refused), for paired comparisons across options.
     """
     if hands and seat in {int(s) for s in hands}:
         raise StudyError(f"hands gives seat {seat}, which is yours (your hand is the one rated)")
@@ -104,6 +109,11 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
               "options": {},
               "model_shown": model is not None, "model_note": model_note}
     opts = options(mask, rules)
+    if only is not None:
+        unknown = [o for o in only if o not in opts]
+        if unknown:
+            raise StudyError(f"option {unknown[0]!r} is not one this hand may make; it may make {', '.join(opts)}")
+        opts = [o for o in opts if o in only]
     for done, opt in enumerate(opts):
         if progress is not None:
             progress(done, len(opts), opt)
@@ -131,6 +141,8 @@ def advise(mask: int, seat: int = 0, dealer: int = 3, rules="ddv", strategy: str
             win = win[played]
             entry["note"] = ("win chance over accepted poverties; a refused poverty is redealt and "
                              "counts 0 in the expected score")
+        if outcomes is not None:
+            outcomes[opt] = score
         k, n = int(win.sum()), int(win.size)
         p, lo, hi = wilson(k, n)
         m, slo, shi = mean_ci(score)
@@ -185,8 +197,10 @@ def usable_model(strategy: str, rules) -> tuple[dict | None, str]:
 
 def render(result: dict) -> str:
     """The text ``dokosim advise`` prints: a row per option, the model note, the recommendation."""
-    lines = [f"hand {result['hand']}  (seat {result['seat']}, dealer {result['dealer']}, rules "
-             f"{result['rules']}, strategy {result['strategy']}, {result['deals']} deals per option)",
+    who = result["strategy"]
+    why = " (the default: the strongest fast player)" if who == STRONGEST_FAST else ""
+    lines = [f"answered by {who} at every seat{why}; hand {result['hand']}  (seat {result['seat']}, "
+             f"dealer {result['dealer']}, rules {result['rules']}, {result['deals']} deals per option)",
              f"{'option':18} {'win chance':>10} {'95% interval':>15} {'exp. score':>10} {'95% interval':>17}"
              + (f" {'model P(win)':>12}" if result["model_shown"] else "")]
     if result.get("conditions"):

@@ -42,16 +42,21 @@ import polars as pl
 from ..stats import mean_interval, wilson
 from .common import fmt, footnote, plt, results_dir, say, write_table
 
-SKILLS = ("random", "simple", "heuristic", "pimc", "pimc_solver")
+SKILLS = ("random", "simple", "heuristic", "net", "pimc", "pimc_solver")  # weakest first (the last measured answers)
 SOLO_COUNTS = {"diamonds": (10, 11), "hearts": (10, 11), "spades": (10, 11), "clubs": (10, 11),
                "queens": (5, 6), "jacks": (5, 6), "fleischlos": (5, 6)}
 STRENGTHS = (9.0, 9.5, 10.0, 10.5, 11.0)
 # hands per row: the cheap skills at any size; the search players sized for a 95% interval of at
 # most +-0.03 on a win rate (1,200 hands: +-0.028 at 0.5) and +-0.3 on a poverty score (score
 # standard deviation about 6.5 at strength 9: 2,600 x 1.12 deals give about 2,300 poverties)
-SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "pimc": 1_200, "pimc_solver": 1_200},
+SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "net": 20_000, "pimc": 1_200,
+                  "pimc_solver": 1_200},
          "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 2_600, "pimc_solver": 2_600},
-         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "pimc": 60_000}}
+         "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "net": 100_000,
+                           "pimc": 60_000}}
+# net takes or refuses a poverty by heuristic's fixed rule (it has no accept_trumps to set to 0), so
+# its poverties would be another population than the other skills': it plays no poverty row
+MAX_SOLO_BLOCKS = 4  # a search player's solo row: at most 4 blocks of its size (4,800 hands)
 POVERTY_RULES = {"preset": "ddv", "poverty": True}
 PROBE_BLOCK = 20_000
 SEARCH_PLAYERS = ("pimc", "pimc_solver")
@@ -82,13 +87,26 @@ def _dataset(data: Path, key: str, deals: int, seed: int, quiet: bool, **sim) ->
     return scan(path).collect()
 
 
-def solo_rows(skill: str, n: int, seed: int, data: Path, quiet: bool) -> list[dict]:
+def solo_rows(skill: str, n: int, seed: int, data: Path, quiet: bool, scale: float = 1.0) -> list[dict]:
+    """The solo rows of ``skill``: ``n`` hands per row; a search player's row grows by blocks of
+    ``n`` hands (block k from seed + 1000 k, independent deals) until its mean score's interval is
+    no wider than the target (0.6 points; at a fraction ``scale`` of the sizes, 0.6 / sqrt(scale))
+    or MAX_SOLO_BLOCKS blocks are played: the size follows the figure's standard error."""
     rows = []
+    width = target_width("soloist's mean score") / math.sqrt(scale)
     for kind, counts in SOLO_COUNTS.items():
         for count in counts:
-            df = _dataset(data, f"solo_{kind}_{count}_{skill}_{n}_s{seed}", n, seed, quiet, strategy=skill,
-                          contract=f"{kind}_solo", declarer=0, where=solo_where(kind, count),
-                          params={skill: HEURISTIC_CALLS} if skill in SEARCH_PLAYERS else None)
+            frames = []
+            for block in range(MAX_SOLO_BLOCKS if skill in SEARCH_PLAYERS else 1):
+                block_seed = seed + 1000 * block
+                frames.append(_dataset(data, f"solo_{kind}_{count}_{skill}_{n}_s{block_seed}", n, block_seed, quiet,
+                                       strategy=skill, contract=f"{kind}_solo", declarer=0,
+                                       where=solo_where(kind, count),
+                                       params={skill: HEURISTIC_CALLS} if skill in SEARCH_PLAYERS else None))
+                iv = mean_interval(pl.concat(frames)["score_0"].cast(pl.Float64).to_numpy())
+                if iv.hi - iv.lo <= width:
+                    break
+            df = pl.concat(frames)
             won = int((df["winner"] == "re").sum())
             p, lo, hi = wilson(won, df.height)
             rows.append(_row("solo_odds", "solo win rate", kind, count, skill, p, lo, hi, df.height))
@@ -230,7 +248,8 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
             n = SIZES[part].get(skill)
             if n is None:
                 continue
-            rows += PARTS[part](skill, max(10, int(n * scale)), seed, data, quiet)
+            rows += PARTS[part](skill, max(10, int(n * scale)), seed, data, quiet,
+                                **({"scale": scale} if part == "solo" else {}))
     frame = pl.DataFrame(rows, schema={"study": pl.Utf8, "figure": pl.Utf8, "kind": pl.Utf8, "count": pl.Float64,
                                        "skill": pl.Utf8, "estimate": pl.Float64, "lo": pl.Float64,
                                        "hi": pl.Float64, "n": pl.Int64})
@@ -289,9 +308,10 @@ def side_by_side(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
 
 
 def readme_tables(frame: pl.DataFrame, verdict: pl.DataFrame) -> str:
-    """The README's frontier tables (Markdown), one per study, from the frame: each line a figure,
-    a column per skill that played the study (`estimate [lo, hi]`), the strongest skill's `n`,
-    and whether the figure is settled."""
+    """The frontier tables of docs/studies/frontier.md (Markdown, pasted there by
+    scripts/readme_frontier.py), one per study, from the frame: each line a figure, a column per
+    skill that played the study (`estimate [lo, hi]`), the strongest skill's `n`, and whether the
+    figure is settled."""
     wide = side_by_side(frame, verdict)
     parts = []
     for study, title in (("solo_odds", "Solo win rate and the soloist's mean score, seat 0 declaring with exactly "
@@ -354,7 +374,7 @@ def advice_table(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
 
 def _charts(frame: pl.DataFrame, out: Path, seed: int) -> None:
     p = plt()
-    colors = {"random": "#c9c9c9", "simple": "#9a9a9a", "heuristic": "#2b6ea6", "pimc": "#c2553a",
+    colors = {"random": "#c9c9c9", "simple": "#9a9a9a", "heuristic": "#2b6ea6", "net": "#3a9a5b", "pimc": "#c2553a",
               "pimc_solver": "#6a2c91"}
     for study, title, ylabel in (("solo_odds", "Solo win rate at the key counts", "soloist's win rate"),
                                  ("poverty", "Accepting a poverty: the acceptor's score by strength", "score"),

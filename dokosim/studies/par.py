@@ -13,6 +13,7 @@ by both sides).
 """
 from __future__ import annotations
 
+import functools
 import os
 import time
 
@@ -32,9 +33,9 @@ DECLARER = 0
 RULES = {"preset": "ddv"}
 
 
-def _solve_chunk(task):
-    """Worker: deals first .. first+n-1 solved (solos and the normal game, each with its limit)."""
-    seed, first, n = task
+def _solve_chunk(seed, chunk):
+    """Worker: the chunk's deals solved (solos and the normal game, each with its limit)."""
+    first, n = chunk.first, chunk.count
     from ..dd.deal_solves import CONTRACTS, solve_deals
     solos = solve_deals(n, seed, rules=RULES, declarer=DECLARER, node_limit=SOLO_NODE_LIMIT,
                         contracts=[k for k in CONTRACTS if k != "normal"], first=first, chunk=n)
@@ -52,52 +53,29 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, directory=None) -> 
     written as each is solved to the run directory ``directory`` (the run driver's; by default
     under the study datasets' directory, named by seed, deals and the plan's hash): an interrupted
     run, run again, loses at most the chunks that were being solved."""
-    from ..run.driver import Chunk, ChunkStore, plan_hash
+    from ..run.driver import Chunk, plan_hash
     from .data import data_root
     chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
     manifest = {"kind": "par", "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES,
                 "declarer": DECLARER, "solo_node_limit": SOLO_NODE_LIMIT, "normal_node_limit": NORMAL_NODE_LIMIT}
     # the plan's hash in the name: a run with other limits or chunks goes to a directory of its own
     directory = directory or data_root() / f"par_s{seed}_n{deals}_{plan_hash(manifest, PAR_KEYS)[:8]}"
-    store = ChunkStore.open(directory, manifest, PAR_KEYS, chunks)
-    return solve_in_pool(store, chunks, _solve_chunk, lambda c: (seed, c.first, c.count), jobs, quiet)
+    return solve_in_pool(chunks, functools.partial(_solve_chunk, seed), directory, manifest, PAR_KEYS, jobs, quiet)
 
 
-def solve_in_pool(store, chunks, worker, task, jobs: int, quiet: bool) -> pl.DataFrame:
-    """The chunks of ``chunks`` not yet in ``store`` solved by ``worker(task(chunk))`` in ``jobs``
-    spawned processes (each ends with its parent), each written to ``store`` as soon as it is
-    solved, with a progress bar over the deals; returns the whole run, sorted by deal_id."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    import multiprocessing
-
-    from ..run.progress import progress_bar
-    deals = sum(c.count for c in chunks)
-    todo = [c for c in chunks if c.index not in store.done]
-    bar = progress_bar(quiet, total=deals, initial=deals - sum(c.count for c in todo), unit=" deals")
-    if todo:
-        from concurrent.futures.process import BrokenProcessPool
-
-        from ..run.workers import WorkerLost, ignore_interrupt_in_worker, stop_pool
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=ignore_interrupt_in_worker)
-        try:
-            running = {pool.submit(worker, task(c)): c for c in todo}
-            for future in as_completed(running):  # each chunk written as soon as it is solved
-                frame = future.result()
-                store.write(running.pop(future), frame)  # popped: no finished frame is kept
-                bar.update(frame.height)
-        except BrokenProcessPool:
-            stop_pool(pool)
-            raise WorkerLost(f"a worker process died (killed by a signal, e.g. by the out-of-memory killer); "
-                             f"{store.directory} holds the chunks solved so far: run the same command again "
-                             "to resume") from None
-        except BaseException:  # Ctrl-C: the workers stopped now, nothing queued is solved in vain
-            stop_pool(pool)
-            raise
-        pool.shutdown(wait=True)
-    bar.close()
+def solve_in_pool(chunks, worker, directory, manifest: dict, keys, jobs: int, quiet: bool) -> pl.DataFrame:
+    """The run driver's run (driver.run_dataset) of ``chunks`` to the run directory ``directory``
+    (``manifest``, its identity ``keys``): each chunk not yet there solved by ``worker(chunk)`` (a
+    module function or a partial of one: it pickles) in ``jobs`` spawned processes (each ends with
+    its parent; executors.ProcessPool) and written as soon as it is solved, with a progress bar
+    over the deals; returns the whole run, sorted by deal_id."""
     from ..run.dataset import scan
-    return scan(store.directory).collect().sort("deal_id")
+    from ..run.driver import Progress, RunPlan, run_dataset
+    from ..run.executors import LOST, ProcessPool
+    run = run_dataset(chunks, worker, directory, RunPlan(manifest, keys),
+                      executor=ProcessPool(jobs, LOST.replace("finished", "solved")),
+                      progress=Progress(quiet, bar={"unit": " deals"}))
+    return scan(run.directory).collect().sort("deal_id")
 
 
 def table(frame: pl.DataFrame) -> pl.DataFrame:

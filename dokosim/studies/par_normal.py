@@ -15,6 +15,7 @@ Writes results/par/: normal (Markdown, CSV), normal.png. Not part of ``dokosim s
 """
 from __future__ import annotations
 
+import functools
 import os
 import time
 
@@ -34,17 +35,17 @@ BANDS = ("0", "1-29", "30-59", "60-89", "90-120", "121-150", "151-180", "181-210
 KEYS = ("kind", "seed", "deals", "chunk", "rules", "node_limit", "search")
 
 
-def _solve_chunk(task):
-    """Worker: deals first .. first+n-1 under the normal contract, by the band search."""
-    seed, first, n, node_limit = task
+def _solve_chunk(seed, node_limit, chunk):
+    """Worker: the chunk's deals under the normal contract, by the band search."""
     from ..dd.deal_solves import value_deals
-    return value_deals(n, seed, rules=RULES, node_limit=node_limit, contracts=("normal",), first=first, chunk=n)
+    return value_deals(chunk.count, seed, rules=RULES, node_limit=node_limit, contracts=("normal",), first=chunk.first,
+                       chunk=chunk.count)
 
 
 def solve_all(deals: int, seed: int, jobs: int, quiet: bool, node_limit: int = NODE_LIMIT) -> pl.DataFrame:
     """Every deal's row (``deal_solves.COLUMNS``), solved in ``jobs`` processes and written chunk
     by chunk to a run directory under the study datasets' directory (resumable)."""
-    from ..run.driver import Chunk, ChunkStore, plan_hash
+    from ..run.driver import Chunk, plan_hash
     from .data import data_root
     chunks = [Chunk(i, first, min(CHUNK, deals - first)) for i, first in enumerate(range(0, deals, CHUNK))]
     from ..solver.eyes import SEARCH_VERSION
@@ -52,9 +53,9 @@ def solve_all(deals: int, seed: int, jobs: int, quiet: bool, node_limit: int = N
     manifest = {"kind": STUDY, "seed": seed, "deals": deals, "chunk": CHUNK, "rules": RULES, "node_limit": node_limit,
                 "search": SEARCH_VERSION}
     directory = data_root() / f"{STUDY}_s{seed}_n{deals}_{plan_hash(manifest, KEYS)[:8]}"
-    store = ChunkStore.open(directory, manifest, KEYS, chunks)
     from .par import solve_in_pool
-    return solve_in_pool(store, chunks, _solve_chunk, lambda c: (seed, c.first, c.count, node_limit), jobs, quiet)
+    return solve_in_pool(chunks, functools.partial(_solve_chunk, seed, node_limit), directory, manifest, KEYS, jobs,
+                         quiet)
 
 
 def tables(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict]:

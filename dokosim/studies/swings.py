@@ -59,8 +59,6 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         candidates=CANDIDATES, node_limit=NODE_LIMIT, jobs=JOBS, **sim) -> dict:
     """Simulate ``deals`` deals (keep-play) per candidate at all four seats, audit all 12 tricks
     of each (``jobs`` audits at once), write results/strategies/swings.{md,csv,png}."""
-    from concurrent.futures import ProcessPoolExecutor
-    import multiprocessing
     import time
 
     from .data import dataset, dataset_directory
@@ -75,10 +73,10 @@ def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, cha
         directories.append(str(dataset_directory(STUDY, deals, seed, name)))
     t0 = time.perf_counter()
     say(quiet, f"swings: auditing {len(names)} strategies, all 12 tricks, {jobs} at once")
-    from ..run.workers import die_with_parent
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent) as pool:
-        done = list(pool.map(_audit, [(d, node_limit) for d in directories]))
+    from ..run.workers import WorkerPool
+    with WorkerPool(jobs) as pool:  # Ctrl-C or an error: the workers stopped at once
+        finished = dict(pool.run(_audit, range(len(directories)), lambda i: ((directories[i], node_limit),)))
+    done = [finished[i] for i in range(len(directories))]
     seconds = time.perf_counter() - t0
     audit_seconds = sum(t for _, t in done)  # each audit's own time (read back with a finished audit)
     summary = pl.concat([s for s, _ in done])

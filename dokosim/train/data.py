@@ -18,8 +18,7 @@ command, plays only the chunks that are missing.
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
+import functools
 import sys
 import time
 from pathlib import Path
@@ -123,9 +122,9 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
     return frame.select(list(_schema(N_FEATURES)))
 
 
-def _worker_init():
-    from ..run.workers import ignore_interrupt_in_worker
-    ignore_interrupt_in_worker()
+def _chunk_rows(seed: int, teacher: str, params: dict, rules, player: str | None, chunk) -> pl.DataFrame:
+    """``play_chunk`` of a run driver's chunk (a module function: a process pool's task pickles)."""
+    return play_chunk(chunk.first, chunk.count, seed, teacher, params, rules, player)
 
 
 def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dict | None = None,
@@ -135,53 +134,26 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     write ``teacher``'s values of every card decision to the directory ``out`` (the module doc);
     ``jobs`` worker processes play chunks at once. Returns the directory. Resumes a run of the
     same arguments in ``out``."""
-    from ..run.driver import ChunkStore, chunks_of, run_chunks
+    from ..run.driver import Progress, RunPlan, chunks_of, run_dataset
+    from ..run.executors import LOST, InProcess, ProcessPool
     from ..strategies.net_features import N_FEATURES
     from ..version import __version__
     deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size, player)
     out = check_path_value("out", out, TrainDataError)
     player = teacher if player is None else player
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
-    chunks = chunks_of(deals, chunk_size)
     manifest = {"kind": "train_data", "format": DATA_FORMAT, "seed": seed, "deals": deals,
                 "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
                 "player": None if player == teacher else player,  # None: the teacher (as in runs before --player)
                 "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
-    store = ChunkStore.open(Path(out), manifest, DATA_KEYS, chunks, rows_per_unit=None)  # rows per deal vary
-    todo = [c for c in chunks if c.index not in store.done]
     user_params = {k: float(v) for k, v in (params or {}).items()}
     started = time.time()
-    done_deals = sum(c.count for c in chunks) - sum(c.count for c in todo)
-    from ..run.progress import progress_bar
-    progress = progress_bar(quiet, total=deals, initial=done_deals, unit="deal",
-                            desc=f"train data ({teacher}" + (")" if player == teacher else f" on {player}'s deals)"))
-    try:
-        if jobs == 1:  # the driver's loop: chunk k written by its writer thread while k+1 plays
-            run_chunks(todo, lambda chunk: play_chunk(chunk.first, chunk.count, seed, teacher, user_params,
-                                                      rules_obj, player), store, progress.update)
-        else:
-            from ..run.workers import WorkerLost, stop_pool
-            context = multiprocessing.get_context("spawn")
-            pool = cf.ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init)
-            try:
-                futures = {pool.submit(play_chunk, c.first, c.count, seed, teacher, user_params, rules_obj,
-                                       player): c
-                           for c in todo}
-                for future in cf.as_completed(futures):
-                    chunk = futures[future]
-                    store.write(chunk, future.result())
-                    progress.update(chunk.count)
-            except cf.process.BrokenProcessPool:
-                stop_pool(pool)
-                raise WorkerLost(f"a worker process died (killed by a signal, e.g. by the out-of-memory "
-                                 f"killer); {out} holds the chunks finished so far: run the same command "
-                                 f"again to resume (with fewer --jobs if memory is short)") from None
-            except BaseException:  # Ctrl-C, a write that failed: stop the workers now, not after the queue
-                stop_pool(pool)
-                raise
-            pool.shutdown(wait=True)
-    finally:
-        progress.close()
+    # jobs 1: in this process, chunk k written by the driver's writer thread while k+1 plays
+    executor = InProcess() if jobs == 1 else ProcessPool(jobs, LOST + " (with fewer --jobs if memory is short)")
+    run_dataset(chunks_of(deals, chunk_size), functools.partial(_chunk_rows, seed, teacher, user_params, rules_obj, player),
+                Path(out), RunPlan(manifest, DATA_KEYS, rows_per_unit=None), executor=executor,  # rows per deal vary
+                progress=Progress(quiet, bar={"unit": "deal", "desc": f"train data ({teacher}" + (
+                    ")" if player == teacher else f" on {player}'s deals)")}))
     if not quiet:
         print(f"dokosim: train data: {deals:,} deals in {Path(out)} ({time.time() - started:.0f} s this run)",
               file=sys.stderr)

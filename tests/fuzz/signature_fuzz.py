@@ -4,7 +4,10 @@ values drawn from a hostile set (wrong types, negative and huge integers, NaN an
 strings, arrays, paths that are not what is asked) in place of each parameter, the others at
 their defaults or at a plausible value. Every call must return or raise a dokosim error (a
 ValueError subclass, RecordError, or WriteFailed naming a path): any other exception is
-printed and counted, and a crash of the process (a signal) fails the test that started it.
+printed and counted, and a crash of the process (a signal) fails the test that started it. A
+refusal of a parameter of NAMED_RANGES (node_limit) must also be one line naming the value and
+the valid range; a node limit that solve_deals or value_deals accept ends the call before it
+solves (NoSolve).
 
 Usage: signature_fuzz.py WORKDIR PAIRS_PER_TARGET [TARGET ...]
 """
@@ -26,7 +29,7 @@ def hostile_values(work: Path) -> list:
     return [None, True, False, -1, 0, 2**31, 2**63, 2**64, -2**63 - 1, 10**30, 1.5, -0.0, math.nan, math.inf,
             -math.inf, 1e300, 1e-300, "", "x", "no", "-1", "[1]", "*", "../..", "\x00", "é" * 300, b"x",
             [], [1, 2], [[]], {}, {"a": 1}, (), object(), np.int64(-1), np.float32("nan"), np.zeros(0),
-            np.zeros((2, 3)), np.array([-1, 2**62], dtype=np.int64), np.array(["a"]), np.bool_(True),
+            np.zeros((2, 3)), np.zeros((2, 1)), np.array([-1, 2**62], dtype=np.int64), np.array(["a"]), np.bool_(True),
             str(work / "missing"), str(work / "a_file.txt"), str(work / "d[1]"), str(work), Path("/proc/self")]
 
 
@@ -38,10 +41,39 @@ def allowed(exc: BaseException) -> bool:
     return isinstance(exc, ValueError) or type(exc).__name__ in ALLOWED_NAMES
 
 
-# Parameters left at their plausible value: any valid node limit (0 is none, 2**31 is a valid one)
-# is a solve from the first card that may rightly take minutes; tests/test_argument_checks.py
-# checks their refusals explicitly.
-KEEP = {"solve_deals": ("node_limit",), "value_deals": ("node_limit",)}
+# Parameters whose refusals must also say what is valid: one line naming the parameter and the value
+# (``NAME=VALUE``) and holding each of these fragments of the valid range.
+NAMED_RANGES = {"node_limit": ("from 0", "10**")}
+
+# Targets whose accepted node limit would start a solve from the first card: any valid limit (0 is
+# none, 2**31 is a valid one) may rightly take minutes, so in a call that draws node_limit the solver
+# is replaced by NoSolve, and a value that got through every check ends the call there.
+SOLVES_FROM_THE_FIRST_CARD = ("solve_deals", "value_deals")
+
+
+class ChecksPassed(Exception):
+    """The arguments got through every check: the call would now solve (NoSolve)."""
+
+
+class NoSolve:
+    """A stand-in for dokosim.dd.solve.Solver: constructed only once the arguments are checked."""
+
+    def __init__(self, *args, **kwargs):
+        raise ChecksPassed
+
+
+def range_problem(exc: BaseException, hit: dict) -> str | None:
+    """What a refusal of a NAMED_RANGES parameter drawn in ``hit`` lacks, None if nothing."""
+    text = str(exc)
+    for name, fragments in NAMED_RANGES.items():
+        if name not in hit or f"{name}=" not in text:
+            continue
+        if "\n" in text:
+            return "more than one line"
+        missing = [f for f in fragments if f not in text]
+        if missing:
+            return f"does not name the valid range ({', '.join(missing)})"
+    return None
 
 
 def targets(work: Path) -> dict:
@@ -127,7 +159,7 @@ def main() -> int:
             continue
         params = [p for p in inspect.signature(fn).parameters.values()
                   if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        names = [p.name for p in params if p.name not in KEEP.get(name, ())]
+        names = [p.name for p in params]
         required = [p.name for p in params if p.default is p.empty and p.name not in plausible]
         started = time.perf_counter()
         plan = [{n: v} for n in names for v in values]  # each parameter with each value, alone
@@ -139,8 +171,18 @@ def main() -> int:
             kwargs = {p.name: plausible[p.name] for p in params if p.name in plausible}
             kwargs.update({n: values[rng.randrange(len(values))] for n in required if n not in hit})
             kwargs.update(hit)
+            no_solve = name in SOLVES_FROM_THE_FIRST_CARD and "node_limit" in hit
             try:
-                fn(**kwargs)
+                if no_solve:
+                    from unittest import mock
+
+                    from dokosim.dd import solve as solve_module
+                    with mock.patch.object(solve_module, "Solver", NoSolve):
+                        fn(**kwargs)
+                else:
+                    fn(**kwargs)
+            except ChecksPassed:
+                pass  # a valid node limit: the solve would start here
             except Exception as exc:  # noqa: BLE001 (the point: which kinds come out)
                 shown = {n: repr(v)[:60] for n, v in kwargs.items() if n in hit or n in required}
                 if not allowed(exc):
@@ -152,6 +194,9 @@ def main() -> int:
                 elif not str(exc).strip():
                     bad += 1
                     print(f"FUZZ {name}({shown}): a {type(exc).__name__} with no message: {str(exc)[:200]!r}")
+                elif problem := range_problem(exc, hit):
+                    bad += 1
+                    print(f"FUZZ {name}({shown}): the refusal {problem}: {str(exc)[:300]!r}")
         print(f"fuzzed {name}: {len(plan)} calls, {time.perf_counter() - started:.1f} s", flush=True)
     print(f"signature fuzz: done, {bad} bad")
     return 1 if bad else 0

@@ -151,16 +151,31 @@ def test_the_openspiel_deal_count_is_bounded():
 
 @pytest.mark.parametrize("fn", ["solve_deals", "value_deals"])
 @pytest.mark.parametrize("kwargs,name", [({"node_limit": -1}, "node_limit"), ({"node_limit": 10**13}, "node_limit"),
-                                         ({"node_limit": 2.5}, "node_limit"), ({"out": 5}, "out"),
+                                         ({"node_limit": 2.5}, "node_limit"), ({"node_limit": True}, "node_limit"),
+                                         ({"out": 5}, "out"),
                                          ({"out": "é" * 300}, "out"), ({"contracts": 5}, "contracts"),
                                          ({"quiet": "no"}, "quiet"), ({"deals": 10**8}, "deals")])
 def test_solving_deals_checks_its_arguments_before_any_work(fn, kwargs, name):
-    """node_limit is left out of the fuzz (a valid one may rightly take minutes): its refusals here."""
     from dokosim.dd.deal_solves import solve_deals
     from dokosim.dd.deal_solves import value_deals
     call = {"solve_deals": solve_deals, "value_deals": value_deals}[fn]
-    with pytest.raises(ValueError, match=f"^{name}="):
+    with pytest.raises(ValueError, match=f"^{name}=") as refused:
         call(**{"deals": 1, **kwargs})
+    if name == "node_limit":  # the value and the valid range, in one line
+        assert str(refused.value) == (f"node_limit={kwargs['node_limit']!r} is not valid: an integer from 0 "
+                                      "(no limit) to 10**12")
+
+
+@pytest.mark.parametrize("fn", ["solve", "game_value", "best_score", "par"])
+@pytest.mark.parametrize("value", [-1, 2.5, True, 10**16, np.zeros((2, 1))])
+def test_a_bad_node_limit_is_one_line_naming_the_value_and_the_range(fn, value):
+    """np.zeros((2, 1)) as node_limit gave a two-line message (the array's repr); solve, which
+    takes None too (the solver's own limit), did not say so."""
+    with pytest.raises(ValueError) as refused:
+        getattr(dokosim, fn)(RECORD, node_limit=value)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("node_limit=") and "from 0 (no limit) to 10**15" in message
+    assert ("None (the solver's own limit) or" in message) == (fn == "solve")
 
 
 def test_vector_game_observe_and_calls_are_checked():

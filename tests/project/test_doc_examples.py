@@ -1,4 +1,4 @@
-"""Every example in README.md and docs/*.md runs as written (issue 33, item 3).
+"""Every example in README.md, docs/*.md and docs/studies/*.md runs as written (issue 33, item 3).
 
 The fenced ``python`` and ``bash`` blocks of a page run in the page's order, in one process and
 one namespace (a reader runs a page top to bottom), from a fresh temporary directory with a copy
@@ -31,7 +31,8 @@ import pytest
 pytestmark = pytest.mark.e2e  # end to end
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs" / "studies").glob("*.md"))]  # the studies' results, a page each
 SMALL = 40
 RUNNABLE = ("python", "bash")
 BLOCK = re.compile(r"(?:<!-- not run: (?P<reason>[^>]*?) -->\n)?^```(?P<lang>\w*)\n(?P<code>.*?)^```", re.S | re.M)

@@ -94,11 +94,11 @@ def check_installed_package(bin_dir, outside, env):
 
 
 def check_advise(bin_dir, outside, env):
-    """dokosim advise runs (heuristic by default) and recommends."""
+    """dokosim advise runs (the strongest fast player by default, named first) and recommends."""
     r = run([bin_dir / "dokosim", "advise", "--hand", HAND], cwd=outside, env=env)
     assert r.returncode == 0, r.stdout + r.stderr[-3000:]
     lines = r.stdout.splitlines()
-    assert "strategy heuristic" in lines[0]
+    assert lines[0].startswith("answered by net at every seat (the default")
     assert any(line.startswith("diamonds_solo") for line in lines)
     assert lines[-1].startswith("Recommendation: ")
     assert "no readable solo_odds model" not in r.stdout  # the model came with the package

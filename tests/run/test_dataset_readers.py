@@ -122,6 +122,22 @@ def test_progress_bars_show_in_a_terminal_or_a_notebook_only(monkeypatch):
     assert not progress.show_progress(False)
 
 
+def test_a_hidden_progress_bar_makes_no_tqdm():
+    """Where no bar is shown (a worker process is always quiet), tqdm is not even imported: its
+    first bar made a multiprocessing semaphore, which a worker stopped by Ctrl-C left behind and
+    the resource tracker warned of after the command (study par)."""
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from dokosim.run.progress import progress_bar\n"
+            "with progress_bar(True, total=3) as bar:\n"
+            "    bar.update(2)\n"
+            "assert list(progress_bar(True, iterable=[1, 2])) == [1, 2]\n"
+            "print('tqdm' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0 and run.stdout.strip() == "False", run.stdout + run.stderr
+
+
 def test_chunks_of_another_run_are_never_played_over(dataset, tmp_path):
     """A stale DIR.dokosim beside chunks of another run (DIR replaced by a copy of another run):
     the chunks' own plan wins and the command is refused before any work, every chunk untouched;

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from dokosim.cli.tournament import tournament as tournament_cmd
 from dokosim.run.tournament import (
-    TournamentError, labels, per_deal_means, seating_means, seatings, summarize, tournament,
+    TournamentError, labels, per_deal_means, seating_means, seatings, summarize, table, tournament,
 )
 from dokosim.stats import mean_interval, t_critical
 
@@ -231,3 +231,34 @@ def test_table_out_and_chart(tmp_path):
     assert same and same == [line for line in again.stdout.splitlines() if "simple-random" in line]
     other = run_cli("simple", "random", "--deals", 300, "--seed", 9, "--out", out)
     assert other.exit_code == 2 and "holds a run made with seed=" in other.output
+
+
+def test_the_breakdown_by_contract_matches_a_plain_count(tmp_path):
+    """by_contract against a plain loop over the tournament's own games (its --out dataset): each
+    group's deals and games, and every difference's mean and interval over per-deal means; the
+    groups hold every game once; the text and JSON outputs carry the breakdown."""
+    from collections import defaultdict
+
+    from dokosim.run.tournament import CONTRACT_GROUPS, tournament
+    names = ["heuristic", "simple", "random", "net"]
+    result = tournament(names, 60, seed=8, out=tmp_path / "t")
+    games = pl.read_parquet(tmp_path / "t" / "*.parquet")
+    assert sum(e["games"] for e in result.by_contract.values()) == games.height == 60 * 24
+    per_deal = defaultdict(lambda: defaultdict(list))  # group -> deal -> [per-game value of each name]
+    for row in games.iter_rows(named=True):
+        value = {n: sum(row[f"score_{s}"] for s in range(4) if row[f"strategy_{s}"] == n) for n in names}
+        per_deal[CONTRACT_GROUPS[row["contract"]]][row["deal_id"]].append(value)
+    assert set(per_deal) == set(result.by_contract)
+    for group, deals in per_deal.items():
+        entry = result.by_contract[group]
+        assert entry["deals"] == len(deals) and entry["games"] == sum(len(v) for v in deals.values())
+        for a, b in (("heuristic", "net"), ("simple", "random")):
+            diffs = [sum(g[a] - g[b] for g in gs) / len(gs) for gs in deals.values()]
+            want = mean_interval(diffs)
+            got = entry["diff"][f"{a}-{b}"]
+            assert math.isclose(got.mean, want.mean, abs_tol=1e-9)
+            assert (math.isnan(got.lo) and math.isnan(want.lo)) or math.isclose(got.lo, want.lo, abs_tol=1e-9)
+    out = json.loads(result.to_json())["by_contract"]
+    assert set(out) == set(result.by_contract) and all("heuristic-net" in e["diff"] for e in out.values())
+    text = table(result)
+    assert "by contract" in text and all(f"\n{g:20} " in text for g in result.by_contract)

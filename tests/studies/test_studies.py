@@ -213,12 +213,12 @@ def test_model_is_shown_only_when_calibrated_for_the_strategy(monkeypatch, strat
 
 @pytest.mark.parametrize("share", [0.95, 0.5])
 def test_advise_shows_the_model_only_when_calibrated(monkeypatch, share):
-    """End to end at the default strategy (heuristic): the model column and model_win_chance
-    appear with a calibrated model and not with an uncalibrated one; each option keeps its
-    expected score and interval either way."""
+    """End to end under the strategy the model was fitted for (heuristic): the model column and
+    model_win_chance appear with a calibrated model and not with an uncalibrated one; each option
+    keeps its expected score and interval either way."""
     from dokosim.cli import main
     monkeypatch.setattr(solo_model, "load_model", lambda path=None: _fake_model("heuristic", share))
-    args = ["advise", "--hand", "QC QS QH JC JS TH AD TD KD AC TC AS", "--deals", "200"]
+    args = ["advise", "--hand", "QC QS QH JC JS TH AD TD KD AC TC AS", "--deals", "200", "--strategy", "heuristic"]
     r = CliRunner().invoke(main, [*args, "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
@@ -230,6 +230,39 @@ def test_advise_shows_the_model_only_when_calibrated(monkeypatch, share):
     text = CliRunner().invoke(main, args).output
     assert ("model P(win)" in text.splitlines()[1]) == (share >= 0.9)
     assert text.splitlines()[-2] == out["model_note"] and text.splitlines()[-1].startswith("Recommendation")
+
+
+def test_advise_answers_with_the_strongest_fast_player_and_names_it():
+    """With no --strategy, advise plays every seat with STRONGEST_FAST (the round robin's winner,
+    docs/strategies.md) and its first line says so; a named strategy is named instead."""
+    from dokosim.cli import main
+    from dokosim.run.players import STRONGEST_FAST
+    args = ["advise", "--hand", "QC QS QH JC JS TH AD TD KD AC TC AS", "--deals", "50"]
+    out = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert out["strategy"] == STRONGEST_FAST
+    first = CliRunner().invoke(main, args).output.splitlines()[0]
+    assert first.startswith(f"answered by {STRONGEST_FAST} at every seat (the default"), first
+    first = CliRunner().invoke(main, [*args, "--strategy", "simple"]).output.splitlines()[0]
+    assert first.startswith("answered by simple at every seat;"), first
+
+
+def test_advise_only_and_outcomes_give_the_same_deals_per_option():
+    """only= rates a subset; outcomes= returns each deal's score, whose mean is expected_score,
+    and the subset's figures equal the full run's (common random numbers); an option the hand
+    may not make is refused naming the ones it may."""
+    from dokosim.rules import Rules
+    from dokosim.studies import StudyError
+    from dokosim.studies.advise import advise, parse_hand
+    hand = parse_hand("QC QS QH JC JS TH AD TD KD AC TC AS", Rules())
+    full = advise(hand, strategy="simple", deals=60, seed=5)
+    scores = {}
+    part = advise(hand, strategy="simple", deals=60, seed=5, only=["healthy", "jacks_solo"], outcomes=scores)
+    assert list(part["options"]) == ["healthy", "jacks_solo"] and set(scores) == {"healthy", "jacks_solo"}
+    for opt in part["options"]:
+        assert part["options"][opt] == full["options"][opt]
+        assert scores[opt].shape == (60,) and abs(scores[opt].mean() - part["options"][opt]["expected_score"]) < 1e-9
+    with pytest.raises(StudyError, match="'marriage' is not one this hand may make; it may make healthy"):
+        advise(hand, strategy="simple", deals=60, seed=5, only=["marriage"])
 
 
 def test_packaged_model_fits_the_design():
@@ -695,3 +728,13 @@ def test_frontier_runs_every_part_small(tmp_path):
     assert (measured["lo"] <= measured["estimate"] + 1e-9).all() and (measured["estimate"] <= measured["hi"] + 1e-9).all()
     for name in ("frontier_settled.md", "summary.md", "readme_tables.md", "advice.md", "solo_odds.png"):
         assert (out / name).is_file(), name
+    # a search player's solo row grows by blocks until its score interval is narrow enough (or the cap)
+    block = max(10, int(frontier.SIZES["solo"]["pimc"] * 0.005))
+    target = frontier.target_width("soloist's mean score") / 0.005 ** 0.5
+    scores = f.filter((pl.col("skill") == "pimc") & (pl.col("figure") == "soloist's mean score"))
+    for r in scores.iter_rows(named=True):
+        blocks, rest = divmod(r["n"], block)
+        assert rest == 0 and 1 <= blocks <= frontier.MAX_SOLO_BLOCKS, r
+        assert r["hi"] - r["lo"] <= target or blocks == frontier.MAX_SOLO_BLOCKS, r
+    assert (f.filter((pl.col("skill") == "heuristic") & (pl.col("study") == "solo_odds"))["n"] ==
+            max(10, int(frontier.SIZES["solo"]["heuristic"] * 0.005))).all()

@@ -1,0 +1,97 @@
+"""The advice check (dokosim.studies.advice_check): hand draws, agreement rules, resume."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+from dokosim.rules import Rules
+from dokosim.studies import StudyError
+from dokosim.studies import advice_check as ac
+from dokosim.studies.advise import parse_hand
+from dokosim.studies.common import hand_features
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_each_hand_is_in_its_category_and_depends_only_on_seed_and_index(index):
+    mask, category = ac.draw_hand(3, index)
+    assert category == ac.CATEGORIES[index % 4]
+    assert bin(mask).count("1") == 12 and mask < 2**48
+    assert ac.draw_hand(3, index) == (mask, category)
+    assert ac.draw_hand(4, index)[0] != mask
+    if category == "suit_solo":
+        counts = [int(hand_features([mask], k)["trumps"][0]) for k in ac.SUIT_KINDS]
+        assert 9 <= max(counts) <= 11
+        assert ac.category_option(mask, category) == f"{ac.SUIT_KINDS[int(np.argmax(counts))]}_solo"
+    else:
+        kind = {"queens": "queens", "jacks": "jacks", "aces": "fleischlos"}[category]
+        assert 5 <= int(hand_features([mask], kind)["trumps"][0]) <= 6
+
+
+def test_the_suit_asked_about_is_the_longest_in_trumps():
+    hand = parse_hand("QC QS JC JS AH AH TH KH KH 9H 9H AC", Rules())  # hearts: 4 + 7 = 11 trumps
+    assert ac.category_option(hand, "suit_solo") == "hearts_solo"
+
+
+def _entry(p, lo, hi, score=0.0):
+    return {"win_chance": p, "win_ci95": [lo, hi], "expected_score": score, "score_ci95": [score - 1, score + 1]}
+
+
+def _record(fast_pick, search_pick, gap, half, fast_win, search_win):
+    opts = {"healthy": _entry(0.5, 0.45, 0.55), "jacks_solo": _entry(fast_win, fast_win - 0.02, fast_win + 0.02)}
+    sopts = {"healthy": _entry(0.52, 0.45, 0.59), "jacks_solo": _entry(search_win, search_win - 0.07, search_win + 0.07)}
+    return {"index": 0, "category": "jacks", "hand": "x",
+            "fast": {"net": {"pick": fast_pick, "options": opts}},
+            "search": {"pick": search_pick, "options": sopts,
+                       "gap_to_pick": {"healthy": [gap, half], "jacks_solo": [0.0, 0.0]}}}
+
+
+def test_agreement_rules():
+    row = ac.agreement(_record("jacks_solo", "jacks_solo", 0, 0, 0.60, 0.66), "net")
+    assert row["pick_same"] and row["pick_not_worse"] and row["win_agrees"] and row["healthy_agrees"]
+    row = ac.agreement(_record("jacks_solo", "jacks_solo", 0, 0, 0.60, 0.70), "net")  # 0.10 > 0.02 + 0.07
+    assert not row["win_agrees"]
+    row = ac.agreement(_record("healthy", "jacks_solo", 1.0, 1.5, 0.6, 0.6), "net")
+    assert not row["pick_same"] and row["pick_not_worse"]
+    row = ac.agreement(_record("healthy", "jacks_solo", 2.0, 1.5, 0.6, 0.6), "net")
+    assert not row["pick_same"] and not row["pick_not_worse"]
+    summary = ac.summarize(pl.DataFrame([row, row]))
+    same = summary.filter(pl.col("agreement") == "pick_same").row(0, named=True)
+    assert same["hands"] == 2 and same["agree"] == 0 and same["lo"] == 0.0 and 0 < same["hi"] < 1
+
+
+def test_the_log_resumes_after_the_last_whole_line_and_refuses_other_settings(tmp_path):
+    path = tmp_path / "seed0.jsonl"
+    log = ac.HandLog(path, {"seed": 0})
+    log.add({"index": 0, "x": 1})
+    with path.open("a") as fh:
+        fh.write('{"index": 1, "x"')  # cut short by an interruption
+    again = ac.HandLog(path, {"seed": 0})
+    assert list(again.records) == [0]
+    assert path.read_text().endswith('"x": 1}\n')
+    with pytest.raises(StudyError, match="written with other settings"):
+        ac.HandLog(path, {"seed": 1})
+
+
+@pytest.mark.e2e
+def test_a_small_check_end_to_end(tmp_path, monkeypatch):
+    """Two hands with a cheap stand-in for the search player: every file is written, the table
+    has a row per hand and fast player, and a second run resumes without playing again."""
+    monkeypatch.setattr(ac, "SEARCH_PLAYER", "simple")
+    kw = dict(seed=1, results=tmp_path / "results", quiet=True, charts=True, hands=2, fast_deals=40,
+              data=tmp_path / "data")
+    out = ac.run(**kw)
+    rows = pl.read_csv(tmp_path / "results" / "advice_check" / "hands.csv")
+    assert rows.height == 2 * len(ac.fast_players()) and set(rows["index"]) == {0, 1}
+    assert (tmp_path / "results" / "advice_check" / "win_chances.png").stat().st_size > 1000
+    for r in rows.iter_rows(named=True):
+        assert r["win_lo"] <= r["win"] <= r["win_hi"] and r["search_win_lo"] <= r["search_win"] <= r["search_win_hi"]
+    lines = (tmp_path / "data" / "seed1.jsonl").read_text().splitlines()
+    record = json.loads(lines[1])
+    assert set(record["search"]["options"]) >= {"healthy", record["asked"]}
+    monkeypatch.setattr(ac, "check_hand", lambda *a, **k: pytest.fail("a checked hand was played again"))
+    assert ac.run(**kw)["summary"] == out["summary"]
+    with pytest.raises(StudyError, match="at least 200"):
+        ac.run(deals=100, **kw)
