@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from dokosim.run.players import STRONGEST_FAST
 from dokosim.studies import StudyError
 
 EXAMPLE_RECORDS = Path(__file__).resolve().parents[2] / "examples" / "records.jsonl"
@@ -144,7 +145,7 @@ def test_the_passes_compared_are_legal_distinct_and_hold_every_trump():
     given = parse_cards("AD 9D AC", club, hand, inside=True)
     r = give_advice(hand, seat=0, rules="club", give=[given], deals=100, seed=2)
     names = list(r["options"])
-    assert r["baseline"] == names[0] and "heuristic's choice" in r["options"][names[0]]["chosen_by"]
+    assert r["baseline"] == names[0] and f"{STRONGEST_FAST}'s choice" in r["options"][names[0]]["chosen_by"]
     assert "AD 9D AC" in names and "given" in r["options"]["AD 9D AC"]["chosen_by"]
     assert len({tuple(sorted(n.split())) for n in names}) == len(names)  # each set once
     for name in names:
@@ -309,7 +310,7 @@ def test_the_command_answers_each_question_in_json(tmp_path):
     r = run("--record", str(path), "--deals", "40", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert out["kind"] == "calls" and out["strategy"] == "heuristic"
+    assert out["kind"] == "calls" and out["strategy"] == STRONGEST_FAST  # the default answerer
     assert list(out["options"]) == ["no call", "kontra", "kontra, no90", "kontra, no90, no60", "kontra, no90, no60, no30",
                                     "kontra, no90, no60, no30, schwarz"]  # card 0: every level in time
     r = run("--rules", "club", "--hand", WEAK, "--seat", "1", "--poverty-from", "0", "--deals", "40", "--json")
@@ -317,7 +318,7 @@ def test_the_command_answers_each_question_in_json(tmp_path):
     assert json.loads(r.output)["kind"] == "poverty_accept"
     r = run("--rules", "club", "--hand", POOR, "--poverty-give", "--give", "AD 9D KC", "--deals", "40")
     assert r.exit_code == 0, r.output
-    assert "answered by heuristic" in r.output and "AD 9D KC: given" in r.output
+    assert f"answered by {STRONGEST_FAST}" in r.output and "AD 9D KC: given" in r.output
 
 
 @pytest.mark.parametrize("args, message", [
