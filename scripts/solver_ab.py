@@ -24,6 +24,17 @@ sys.path.insert(0, "scripts")
 from solver_nodes import SETS, positions  # noqa: E402
 
 
+def load(m, ws, state):
+    """``m.load_position`` of a replayed position's ``state`` (its eight arrays and the rules): as one
+    ``Position`` and the rules since issue 43, the nine arrays one by one before."""
+    import inspect
+    if len(inspect.signature(m.load_position.py_func).parameters) == 3:
+        from dokosim.engine.position import Position
+        m.load_position(ws, Position(*state[:8]), state[8])
+    else:
+        m.load_position(ws, *state)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("a")
@@ -49,7 +60,7 @@ def main():
     a_bits = args.sim_bits if args.a_sim_bits is None else args.a_sim_bits
     spaces = [(workspace(m, bits), m.new_table(args.bits)) for m, bits in zip(mods, (a_bits, args.sim_bits))]
     for m, (ws, tt) in zip(mods, spaces):  # compile or load; a deal of its own (the table keeps a deal's entries)
-        m.load_position(ws, *every[40][-1])
+        load(m, ws, every[40][-1])
         m.solve_eyes(ws, tt)
     ms = np.zeros((2, args.passes, len(states)))
     nodes = np.zeros((2, len(states)), dtype=np.int64)
@@ -59,7 +70,7 @@ def main():
             order = (0, 1) if (i + p) % 2 == 0 else (1, 0)
             for j in order:
                 m, (ws, tt) = mods[j], spaces[j]
-                m.load_position(ws, *state)
+                load(m, ws, state)
                 ws[m.W_ABORTED] = 0
                 ws[m.W_LIMIT] = ws[m.W_NODES] + args.cap
                 n0 = ws[m.W_NODES]

@@ -164,7 +164,8 @@ class DDOracle:
 
 
 def position(g: np.ndarray) -> tuple:
-    """The solver's view of a ``Game``'s state array ``g`` (the arrays ``play_card`` takes)."""
+    """The solver's view of a ``Game``'s state array ``g``: its position's eight arrays and the rules
+    (replay_detail's ``state``, what ``Solver.load`` takes)."""
     from ..engine import game_state as gs
     from ..engine.layout import R_LEN
     return (g[gs.O_ST:gs.O_ST + gs.ST_LEN], g[gs.O_HANDS:gs.O_HANDS + 4], g[gs.O_PLAYS:gs.O_PLAYS + 48],

@@ -83,10 +83,12 @@ class Solver:
         self.ws[W_HIST:W_HIST + 4 * 48] = 0
 
     def load(self, state) -> None:
-        """Copy a position into the workspace."""
+        """Copy a position into the workspace: ``state`` the position's eight arrays and the rules
+        (replay_detail's ``state``)."""
+        from ..engine.position import Position
         from ..solver.eyes import load_position
         from ..engine.jit import ensure_loop
-        ensure_loop(load_position, "the double-dummy solver")(self.ws, *state)
+        ensure_loop(load_position, "the double-dummy solver")(self.ws, Position(*state[:8]), state[8])
 
     def eyes(self) -> int | None:
         """Re's final eyes under best play from the loaded position (None past the node limit)."""

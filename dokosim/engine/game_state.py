@@ -395,13 +395,11 @@ def apply_action(g, rng, action):
         scheme = st[P_SCHEME]
         if st[H_TABLES] == scheme + 1:  # the deal's tables are its scheme's own: read the shared copy,
             # which stays in the cache (a VectorGame row's copy is far from its other hot fields)
-            card = play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48],
-                             g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], POWER[scheme],
-                             FOLLOW_CLASS[scheme], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
+            card = play_card(Position(st, hands, g[O_PLAYS:O_PLAYS + 48], g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12],
+                                      POWER[scheme], FOLLOW_CLASS[scheme], g[O_CMASK:O_CMASK + 5]),
+                             card_of_kind(legal, action), g[O_RULES:O_RULES + R_LEN])
         else:  # altered (piglets)
-            card = play_card(st, hands, card_of_kind(legal, action), g[O_PLAYS:O_PLAYS + 48],
-                             g[O_PSEAT:O_PSEAT + 48], g[O_TW:O_TW + 12], g[O_POWER:O_POWER + 48],
-                             g[O_FCLASS:O_FCLASS + 48], g[O_CMASK:O_CMASK + 5], g[O_RULES:O_RULES + R_LEN])
+            card = play_card(game_position(g), card_of_kind(legal, action), g[O_RULES:O_RULES + R_LEN])
         g[O_PLAYED + seat] |= np.int64(1) << card
         n = st[P_NPLAYED]
         if n & 3 == 0:  # a trick is complete: its eyes to its winner, who leads next (for the observation)

@@ -1,7 +1,7 @@
 """Playing a deal: contract set-up, legal cards, tricks, parties, announcements.
 
-Every function works on plain arrays (layouts in ``layout.py``, card encoding in
-``cards.py``):
+Every function works on the arrays of a position (engine/position.py; layouts in ``layout.py``,
+card encoding in ``cards.py``), ``play_card`` on the position as one value:
 
 * ``st``: the game state; ``hands``: int64 masks of the cards each seat still holds;
 * ``plays`` / ``play_seat``: card and seat of each card put on the table, in order;
@@ -16,7 +16,7 @@ from .cards import (
     FOLLOW_CLASS, POWER, SCHEME_NORMAL, SOLO_SCHEME, T_9D, T_AD, T_KD, T_QC, T_TH, TRUMP,
 )
 from .bits import lowest_bit_index, popcount
-from .jit import inline_kernel, kernel
+from .jit import inline_kernel
 from .layout import (
     E_BEFORE_CLARIFICATION, E_FOLLOW_SUIT, E_LATE_REPLY, E_NO_RAISE, E_NOT_IN_HAND, E_OK,
     E_TOO_LATE, E_WRONG_SIDE, H_CONTRACT, H_LED_MASK, H_RE_MASK, H_SOLOIST, H_TABLES, P_BAR_RE,
@@ -30,15 +30,6 @@ from .layout import (
 QC_MASK = np.int64(3) << np.int64(2 * T_QC)
 TH_MASK = np.int64(3) << np.int64(2 * T_TH)
 ALL_SEATS = np.int64(15)
-
-
-@kernel
-def new_position():
-    """The arrays of one deal's position as ``play_card`` takes them, zeroed: (st, hands, plays,
-    play_seat, trick_winner, power, fclass, cmask); ``setup_deal`` fills them."""
-    return (np.zeros(ST_LEN, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(48, dtype=np.int64),
-            np.zeros(48, dtype=np.int64), np.zeros(12, dtype=np.int64), np.zeros(48, dtype=np.int64),
-            np.zeros(48, dtype=np.int64), np.zeros(5, dtype=np.int64))
 
 
 @inline_kernel
@@ -259,8 +250,8 @@ def reveal(st, seat, is_re):
 
 
 @inline_kernel
-def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cmask, rules):
-    """Put ``card`` (held by the seat to move, already checked) on the table.
+def play_card(pos, card, rules):
+    """Put ``card`` (held by the seat to move, already checked) on the table of position ``pos``.
 
     Returns the physical card actually taken from the hand (the copy held).
     Completes the trick when it is the fourth card: winner, next leader and the
@@ -268,6 +259,7 @@ def play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cm
     """
     # "& 3", "& 63", "& 15", "& 7": provably valid indices (each value is already in range), so
     # numba drops its negative-index fix-up, a compare and a select on the path of every card
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     seat = st[P_TURN] & 3
     if not (hands[seat] & (np.int64(1) << card)):
         card ^= 1

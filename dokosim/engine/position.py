@@ -11,15 +11,22 @@ takes and passes it as one argument and reads ``pos.hands`` at no cost):
   power and follow class, each class's card mask).
 
 Makers: ``stack_position`` (inside a kernel, on its stack: engine/stack.py), ``new_position``
-(in Python, on the heap), ``copy_position``. A strategy's entry points (the plug-in ABI,
-docs/strategies.md) still take the arrays one by one: the deal loop's choosers
-(loop/choosers.py) unpack a position at that one border. ``engine/game_state.py``'s ``game_position`` gives the views of a ``Game`` row.
+(on the heap, in a kernel or in Python), ``copy_position``.
+``engine/game_state.py``'s ``game_position`` gives the views of a ``Game`` row.
+
+A ``View`` is what every seat sees of a position, the same arrays less the hidden ones: ``pub``
+(``st[:PUBLIC_LEN]``), the cards so far (``plays``, ``play_seat``, ``trick_winner``) and the
+tables (``power``, ``fclass``, ``cmask``); no hands. A strategy's internals take a ``View`` (and
+the seat's own hand) as one value, made by ``View(pos.st[:PUBLIC_LEN], pos.plays, ...)``. Its
+entry points (the plug-in ABI, docs/strategies.md) still take the arrays one by one: the deal
+loop's choosers (loop/choosers.py) and the strategy call (loop/strategy_call.py) unpack a view at
+that one border, and each built-in strategy's ``call`` and ``card`` pack it again.
 """
 from collections import namedtuple
 
 import numpy as np
 
-from .jit import inline_kernel
+from .jit import inline_kernel, kernel
 from .layout import ST_LEN
 from .stack import stack_zeros
 
@@ -27,11 +34,15 @@ Position = namedtuple("Position", ("st", "hands", "plays", "play_seat", "trick_w
                                    "cmask"))
 POSITION_LENGTHS = (ST_LEN, 4, 48, 48, 12, 48, 48, 5)
 """Each field's length, in field order."""
+View = namedtuple("View", ("pub", "plays", "play_seat", "trick_winner", "power", "fclass", "cmask"))
 
 
-def new_position() -> Position:
-    """A zeroed position on the heap (for Python callers and tests)."""
-    return Position(*(np.zeros(n, dtype=np.int64) for n in POSITION_LENGTHS))
+@kernel
+def new_position():
+    """A zeroed position on the heap (``setup_deal`` fills it), in a kernel or in Python."""
+    return Position(np.zeros(ST_LEN, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(48, dtype=np.int64),
+                    np.zeros(48, dtype=np.int64), np.zeros(12, dtype=np.int64), np.zeros(48, dtype=np.int64),
+                    np.zeros(48, dtype=np.int64), np.zeros(5, dtype=np.int64))
 
 
 @inline_kernel

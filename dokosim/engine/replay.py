@@ -4,6 +4,8 @@ A record is packed into arrays by ``dokosim.records``; this kernel replays it
 card by card and call by call with the same functions the simulator uses, and
 reports the first rule it breaks.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from .cards import C_MARRIAGE, C_POVERTY, C_SOLO_BASE
@@ -17,15 +19,22 @@ from .deal import (
     NORMAL_TRUMPS, exchange_cards, hands_from_types, may_declare_poverty, poverty_pass_error,
     poverty_return_error,
 )
-from .play import (
-    QC_MASK, apply_piglets, call_error, card_error, make_call, new_position, play_card, setup_deal,
-    setup_poverty,
-)
+from .play import QC_MASK, apply_piglets, call_error, card_error, make_call, play_card, setup_deal, setup_poverty
+from .position import new_position
 from .scoring import describe_state, score_deal
 
 # err row: kind, seat, card_index (1-based, 0 none), card, call level, named side, cards_played,
 # the offender's hand at that moment, the class led in the trick (-1 none)
 ERR_LEN = 9
+
+# What a record gives the replay (records/record.py packs it): the hands as dealt, as 48 card types
+# (hand_types), the dealer, the contract and its declarer, whether it is a compulsory solo, for a
+# poverty its exchange (partner, 3 passed card types, 3 returned card types: ``poverty``), the
+# cards played (``n_play`` of ``plays``), the calls (``n_calls`` rows of ``calls``: cards played
+# before it, seat, level, named side) and the rules (packed). ``replay_one`` takes one record's;
+# ``replay_batch`` the same fields with a row (or an element) per record.
+Recorded = namedtuple("Recorded", ("hand_types", "dealer", "contract", "declarer", "compulsory", "poverty", "plays",
+                                   "n_play", "calls", "n_calls", "rules"))
 
 
 @kernel
@@ -56,13 +65,11 @@ def cards_of_types(hand, types):
 
 
 @kernel
-def replay_one(hand_types, dealer, contract, declarer, compulsory, poverty_in, plays_in, n_play,
-               calls, n_calls, rules, st, hands, plays, play_seat, trick_winner, power, fclass,
-               cmask, items, res, err):
-    """Replay one record; fills res/items when complete, err[0] != 0 on the first violation.
-
-    ``poverty_in``: for a poverty, (partner, 3 passed card types, 3 returned card types).
-    """
+def replay_one(rec, pos, items, res, err):
+    """Replay one record (``rec``, a ``Recorded``) on the position ``pos`` (engine/position.py,
+    scratch); fills res/items when complete, err[0] != 0 on the first violation."""
+    hand_types, dealer, contract, declarer, compulsory, poverty_in, plays_in, n_play, calls, n_calls, rules = rec
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     for i in range(ERR_LEN):
         err[i] = 0
     bad = hands_from_types(hand_types, rules, hands)
@@ -123,23 +130,23 @@ def replay_one(hand_types, dealer, contract, declarer, compulsory, poverty_in, p
             err[8] = fclass[plays[k - k % 4]] if k % 4 else -1
             describe_state(st, res)
             return
-        play_card(st, hands, plays_in[k], plays, play_seat, trick_winner, power, fclass, cmask, rules)
+        play_card(pos, plays_in[k], rules)
     describe_state(st, res)
     if st[P_NPLAYED] == 4 * st[P_HAND_SIZE]:
         score_deal(st, plays, play_seat, trick_winner, items, res)
 
 
 @kernel
-def replay_batch(hand_types, dealer, contract, declarer, compulsory, poverty_in, plays_in, n_play,
-                 calls, n_calls, rules, items, res, err):
-    """Replay many records, one after the other on the calling thread; outputs are indexed like the inputs.
+def replay_batch(recs, items, res, err):
+    """Replay many records (``recs``, a ``Recorded`` of a row or an element per record), one after
+    the other on the calling thread; outputs are indexed like the inputs.
 
     Serial on purpose: the scorer calls it a block of records at a time and runs it
     while it parses the next block (the kernel releases the GIL); threads inside the
     kernel would only add start-up and waiting per block on a busy machine.
     """
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = new_position()
-    for r in range(hand_types.shape[0]):
-        replay_one(hand_types[r], dealer[r], contract[r], declarer[r], compulsory[r], poverty_in[r],
-                   plays_in[r], n_play[r], calls[r], n_calls[r], rules[r], st, hands, plays,
-                   play_seat, trick_winner, power, fclass, cmask, items[r], res[r], err[r])
+    pos = new_position()
+    for r in range(recs.hand_types.shape[0]):
+        replay_one(Recorded(recs.hand_types[r], recs.dealer[r], recs.contract[r], recs.declarer[r], recs.compulsory[r],
+                            recs.poverty[r], recs.plays[r], recs.n_play[r], recs.calls[r], recs.n_calls[r],
+                            recs.rules[r]), pos, items[r], res[r], err[r])

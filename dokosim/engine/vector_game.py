@@ -18,7 +18,12 @@ and done flags always. A row's state is large (``G_LEN`` int64) and a step touch
 once, so the step asks the cache for a row's first lines a few rows ahead (``prefetch``).
 The kernels are compiled without reference counting (``decision_kernel``): they allocate
 nothing, and the row views cost nothing.
+
+A batch's outputs are one value, an ``Outputs`` (``observation_buffers`` makes them), and where
+each row's next deal comes from another, a ``Deals``.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from .bits import atomic_add, nth_set_bit, popcount, prefetch
@@ -38,26 +43,34 @@ HOT_LINES = 9       # the cache lines at the start of a row every step reads (la
 RUN_NEXT, RUN_STARTED, RUN_FINISHED = range(3)  # a run's ctl: next block, threads started, finished
 RANDOM_ATTEMPT = 1 << 40  # random_actions' streams: (seed, row, this), never a deal's attempt
 
+# What a step writes per row: its legal actions as bits, its player, its rewards (float32, 4) and
+# done flag (int8), and as the mode asks the observation of that player (float32 ``obs_f`` or uint8
+# ``obs_u``, OBS_LEN) and the int8 legal-action mask (``legal``, N_ACTIONS).
+Outputs = namedtuple("Outputs", ("bits", "players", "rewards", "done", "obs_f", "obs_u", "legal"))
+# Where each row's next deal comes from (auto-reset): row i's k-th deal (``episodes[i]`` = k) is
+# deal id ``first + k * n + i``, started from the clean state ``fresh`` (a row of G_LEN).
+Deals = namedtuple("Deals", ("first", "episodes", "fresh"))
+
 
 @inline_kernel
-def _outputs(g, i, bits, players, obs_f, obs_u, legal, mode):
-    """Row i's legal actions as bits, its player, and the outputs ``mode`` asks for."""
+def _outputs(g, i, outs, mode):
+    """Row i's legal actions as bits, its player, and the outputs ``mode`` asks for, into ``outs``."""
     m = g[G_LEGAL]
-    bits[i] = m
+    outs.bits[i] = m
     player = g[G_PLAYER]
-    players[i] = player
+    outs.players[i] = player
     if mode & OUT_OBS_FLOAT:
-        observation_fill(g, player, obs_f[i])
+        observation_fill(g, player, outs.obs_f[i])
     elif mode & OUT_OBS_U8:
-        observation_fill_u8(g, player, obs_u[i])
+        observation_fill_u8(g, player, outs.obs_u[i])
     if mode & OUT_MASK:
-        bits_out(legal[i], 0, m, N_ACTIONS)
+        bits_out(outs.legal[i], 0, m, N_ACTIONS)
 
 
 @inline_kernel
-def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh, mode,
-               lo, hi):
+def _step_rows(G, R, actions, outs, deals, mode, lo, hi):
     """The step of rows lo .. hi-1 (vector_step)."""
+    rewards, done, episodes, fresh = outs.rewards, outs.done, deals.episodes, deals.fresh
     n = G.shape[0]
     stride = G.shape[1]
     for i in range(lo, hi):
@@ -77,7 +90,7 @@ def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs
                 rewards[i, s] = g[O_RES + RES_SCORE + s]
             done[i] = 1
             episodes[i] += 1
-            deal_id = first + episodes[i] * n + i
+            deal_id = deals.first + episodes[i] * n + i
             for k in range(g.shape[0]):  # a clean state, then the next deal, as a new Game would start it
                 g[k] = fresh[k]
             g[G_DEAL_ID] = deal_id
@@ -87,7 +100,7 @@ def _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs
             for s in range(4):
                 rewards[i, s] = 0
             done[i] = 0
-        _outputs(g, i, bits, players, obs_f, obs_u, legal, mode)
+        _outputs(g, i, outs, mode)
 
 
 @decision_kernel
@@ -101,33 +114,32 @@ def vector_check(actions, bits):
 
 
 @decision_kernel
-def vector_step(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh, mode,
-                ctl, block):
+def vector_step(G, R, actions, outs, deals, mode, ctl, block):
     """Apply actions[i] in row i (checked by vector_check) and stop at its next decision, for the
     blocks of ``block`` rows this thread takes: each thread that calls it at the same time (a
     run, with its own ``ctl``) takes the next block number from ``ctl[RUN_NEXT]`` until none is
     left, so a thread the machine holds back delays one block, not half the rows; it counts
     itself in ``ctl[RUN_STARTED]`` before and ``ctl[RUN_FINISHED]`` after (``run_join``).
 
-    After the step: rewards[i] the scores of a deal that ended (zeros elsewhere), done[i] 1
-    for those rows, which already show their next deal; bits[i] and players[i] the legal
-    actions and the seat to act; and as ``mode`` asks, obs_f[i] / obs_u[i] the observation of
-    that seat and legal[i] the mask (arrays not asked for are not touched and may be empty)."""
+    After the step, in ``outs`` (an ``Outputs``): rewards[i] the scores of a deal that ended (zeros
+    elsewhere), done[i] 1 for those rows, which already show their next deal (from ``deals``, a
+    ``Deals``); bits[i] and players[i] the legal actions and the seat to act; and as ``mode``
+    asks, obs_f[i] / obs_u[i] the observation of that seat and legal[i] the mask (arrays not
+    asked for are not touched and may be empty)."""
     n = G.shape[0]
     atomic_add(ctl, RUN_STARTED, 1)
     while True:
         lo = atomic_add(ctl, RUN_NEXT, 1) * block
         if lo >= n:
             break
-        _step_rows(G, R, actions, bits, players, rewards, done, episodes, obs_f, obs_u, legal, first, fresh,
-                   mode, lo, min(n, lo + block))
+        _step_rows(G, R, actions, outs, deals, mode, lo, min(n, lo + block))
     atomic_add(ctl, RUN_FINISHED, 1)
 
 
 @decision_kernel
-def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode, ctl, block):
-    """Deal every row (its G_SEED, G_DEAL_ID, G_DEALER set) and write its outputs as ``mode`` asks
-    (blocks taken as in vector_step)."""
+def vector_reset(G, R, outs, mode, ctl, block):
+    """Deal every row (its G_SEED, G_DEAL_ID, G_DEALER set) and write its outputs into ``outs`` as
+    ``mode`` asks (blocks taken as in vector_step)."""
     n = G.shape[0]
     atomic_add(ctl, RUN_STARTED, 1)
     while True:
@@ -136,7 +148,7 @@ def vector_reset(G, R, bits, players, obs_f, obs_u, legal, mode, ctl, block):
             break
         for i in range(lo, min(n, lo + block)):
             game_start(G[i], R[i])
-            _outputs(G[i], i, bits, players, obs_f, obs_u, legal, mode)
+            _outputs(G[i], i, outs, mode)
     atomic_add(ctl, RUN_FINISHED, 1)
 
 
@@ -188,9 +200,8 @@ def seed_random_streams(streams, seed):
 
 
 def observation_buffers(n, mode):
-    """The output arrays of a batch of n rows: (bits, players, rewards, done, obs_f, obs_u, legal),
-    the ones ``mode`` does not ask for empty."""
-    return (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 4), np.float32), np.zeros(n, np.int8),
-            np.zeros((n if mode & OUT_OBS_FLOAT else 0, OBS_LEN), np.float32),
-            np.zeros((n if mode & OUT_OBS_U8 else 0, OBS_LEN), np.uint8),
-            np.zeros((n if mode & OUT_MASK else 0, N_ACTIONS), np.int8))
+    """The ``Outputs`` of a batch of n rows, the arrays ``mode`` does not ask for empty."""
+    return Outputs(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 4), np.float32), np.zeros(n, np.int8),
+                   np.zeros((n if mode & OUT_OBS_FLOAT else 0, OBS_LEN), np.float32),
+                   np.zeros((n if mode & OUT_OBS_U8 else 0, OBS_LEN), np.uint8),
+                   np.zeros((n if mode & OUT_MASK else 0, N_ACTIONS), np.int8))

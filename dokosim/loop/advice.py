@@ -14,11 +14,13 @@ order, on any thread (the kernels release the GIL), and give the same rows.
 An outcome is the advised seat's score and its status: WON (its final side won), LOST (lost, or
 nobody won), REDEALT (a poverty nobody took: the same dealer deals again, worth 0).
 """
+from collections import namedtuple
+
 import numpy as np
 
-from ..engine.bits import lowest_bit_index, nth_set_bit, popcount
+from ..engine.bits import lowest_bit_index
 from ..engine.cards import C_POVERTY
-from ..engine.deal import NORMAL_TRUMPS, poverty_pass_error
+from ..engine.deal import poverty_pass_error
 from ..engine.game_state import (
     A_ACCEPT, A_KONTRA, A_PASS, A_RE, A_RESERVE, A_SCHWARZ, G_ATTEMPT, G_CALL_MOMENT, G_DEAL_ID, G_DEALER, G_FIXED,
     G_LEGAL, G_PHASE, G_PLAYER, G_PV_PASSED, G_PV_RETURNED, G_PV_STEP, G_SEED, O_FCLASS, O_GIVEN, O_HANDS, O_HANDS0,
@@ -31,10 +33,9 @@ from ..engine.layout import (
     RES_POVERTY, RES_SCORE, RES_WINNER, ST_LEN,
 )
 from ..engine.play import seat_is_re
-from ..engine.rng import RNG_LEN, below, seed_stream, uniform
-from ..strategies.cardcount import deck_cards
-from ..strategies.pimc_bids import CALL_TRIES, NORMAL_CLASSES, POVERTY_TRIES, fits_the_bids
-from ..strategies.sampler import deal_unseen
+from ..engine.rng import RNG_LEN, seed_stream
+from ..strategies.pimc_bids import CALL_TRIES, POVERTY_TRIES, fits_the_bids
+from ..strategies.sampler import deal_with_poverty
 from .agent_step import agent_action, resample_hidden
 
 WON, LOST, REDEALT = 1, 0, -1
@@ -42,6 +43,10 @@ IMPOSSIBLE = -2  # no deal fits what is given (a poverty offer the other cards c
 SAMPLE_STREAM = 1 << 21  # the sampler's draws: a stream apart from the deal's (attempts) and the probes' (1 << 20)
 PLAY_STREAM = 1 << 22  # a call position's rollouts (a poverty's deal plays on the deal's own stream)
 MAX_STEPS = 2000  # decisions a rollout may take (a deal has a few hundred at most): a safety stop
+
+Player = namedtuple("Player", ("table", "params"))  # the strategy at every seat: agent_action's table and params
+Outcomes = namedtuple("Outcomes", ("scores", "status", "fits", "passed"))  # a row per sample (call_outcomes)
+PovertyQuestion = namedtuple("PovertyQuestion", ("seat", "hand", "poor", "offered", "accepting", "options"))
 
 
 @inline_kernel
@@ -54,18 +59,18 @@ def _mend(g, action):
 
 
 @kernel
-def play_to_end(g, rng, table, params, cap_side, cap_level):
-    """Play game ``g`` to its end with the strategy of ``table`` (one row) and ``params`` at every
-    seat, drawing from ``rng``; a call of side ``cap_side`` (0 Re, 1 Kontra; -1 none) above
-    ``cap_level`` is passed instead. Returns False when the deal was redealt on the way (a poverty
-    nobody took), True once it is scored."""
+def play_to_end(g, rng, player, cap_side, cap_level):
+    """Play game ``g`` to its end with ``player`` (a ``Player``) at every seat, drawing from ``rng``;
+    a call of side ``cap_side`` (0 Re, 1 Kontra; -1 none) above ``cap_level`` is passed instead.
+    Returns False when the deal was redealt on the way (a poverty nobody took), True once it is
+    scored."""
     attempt = g[G_ATTEMPT]
     for _ in range(MAX_STEPS):
         if g[G_PHASE] == PH_TERMINAL:
             return True
         if g[G_ATTEMPT] != attempt:
             return False
-        action = agent_action(g, rng, table, params)
+        action = agent_action(g, rng, player.table, player.params)
         if cap_side >= 0 and g[G_PHASE] == PH_CALL and A_RE <= action <= A_SCHWARZ:
             st = g[O_ST:O_ST + ST_LEN]
             side = 0 if seat_is_re(st, g[G_PLAYER]) else 1
@@ -77,9 +82,10 @@ def play_to_end(g, rng, table, params, cap_side, cap_level):
 
 
 @inline_kernel
-def record_outcome(g, seat, played, scores, status, i, j):
-    """Row ``i``, option ``j`` of ``scores`` and ``status``: ``seat``'s score and WON / LOST in
+def record_outcome(g, seat, played, out, i, j):
+    """Row ``i``, option ``j`` of ``out.scores`` and ``out.status``: ``seat``'s score and WON / LOST in
     the game ``g`` just played, or 0 and REDEALT when it was not (``played`` False)."""
+    scores, status = out.scores, out.status
     if not played:
         scores[i, j] = 0
         status[i, j] = REDEALT
@@ -179,13 +185,14 @@ def sample_hidden(base, g, seat, rng, screen):
 
 
 @kernel
-def call_outcomes(base, seat, actions, frozen, first, seed, screen, table, params, scores, status, fits):
-    """Samples ``first`` .. ``first + len(scores) - 1`` of a call decision: ``base`` is a game where
+def call_outcomes(base, seat, actions, frozen, first, seed, screen, player, out):
+    """Samples ``first`` .. ``first + len(out.scores) - 1`` of a call decision: ``base`` is a game where
     ``seat`` is to call and ``actions`` its options (pass and the calls legal now). Each sample
     deals the unseen cards anew (sample_hidden), applies each option to a copy and plays it to the
-    end (play_to_end; with ``frozen``, ``seat``'s side calls nothing above the level the option
-    leaves it at). Fills ``scores[i, j]`` and ``status[i, j]`` for sample i, option j, and
-    ``fits[i]`` with whether the sample fits the bids (sample_hidden)."""
+    end (play_to_end, ``player`` at every seat; with ``frozen``, ``seat``'s side calls nothing above
+    the level the option leaves it at). Fills ``out.scores[i, j]`` and ``out.status[i, j]`` for
+    sample i, option j, and ``out.fits[i]`` with whether the sample fits the bids (sample_hidden)."""
+    scores, fits = out.scores, out.fits
     g = np.empty_like(base)
     g2 = np.empty_like(base)
     sample_rng = np.zeros(RNG_LEN, dtype=np.uint64)
@@ -205,77 +212,8 @@ def call_outcomes(base, seat, actions, frozen, first, seed, screen, table, param
             if frozen:
                 cap_side = 0 if seat_is_re(g2[O_ST:O_ST + ST_LEN], seat) else 1
                 cap_level = g2[O_ST + P_LEVEL_RE + cap_side]
-            played = play_to_end(g2, rng2, table, params, cap_side, cap_level)
-            record_outcome(g2, seat, played, scores, status, i, j)
-
-
-@inline_kernel
-def choose(rng, mask, count):
-    """``count`` cards of ``mask`` drawn uniformly without replacement."""
-    out = np.int64(0)
-    for _ in range(count):
-        c = nth_set_bit(mask, below(rng, popcount(mask)))
-        out |= np.int64(1) << c
-        mask &= ~(np.int64(1) << c)
-    return out
-
-
-@inline_kernel
-def binomial(n, k):
-    """n choose k as a float (0 outside 0 <= k <= n)."""
-    if k < 0 or k > n:
-        return 0.0
-    out = 1.0
-    for i in range(k):
-        out = out * (n - i) / (i + 1)
-    return out
-
-
-@kernel
-def deal_with_poverty(rng, seat, hand, poor, offered, rules, hands):
-    """Deal the cards ``seat`` (holding ``hand``) has not seen to the other seats, uniformly among
-    the deals where ``poor`` may declare poverty (3 trumps or fewer, AD counted, engine/deal.py):
-    its number of trumps drawn by its chance (hypergeometric, limited to 0-3), then its trumps and
-    plain cards, then the rest for the other two seats. With ``offered`` (not 0: the cards it
-    passes, all its trumps) the poor hand holds them and no other trump. When ``seat`` is the poor
-    player, the other cards are dealt at random. Returns False when no such deal exists."""
-    size = popcount(hand)
-    unseen = deck_cards(rules) & ~hand & ~offered
-    cap0 = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
-    if poor == seat:
-        for s in range(4):
-            cap0[s] = size if s != seat else 0
-        deal_unseen(rng, seat, hand, unseen, cap0, np.int64(0), NORMAL_CLASSES, 0, 0, -1, hands, cap)
-        return True
-    trumps = unseen & NORMAL_TRUMPS
-    plain = unseen & ~NORMAL_TRUMPS
-    need = size - popcount(offered)
-    n_trumps = popcount(trumps)
-    n_plain = popcount(plain)
-    most = 0 if offered else 3
-    weights = np.zeros(4, dtype=np.float64)
-    total = 0.0
-    for t in range(most + 1):
-        weights[t] = binomial(n_trumps, t) * binomial(n_plain, need - t)
-        total += weights[t]
-    if total <= 0.0:
-        return False
-    r = uniform(rng) * total
-    t = 0
-    while t < most and r >= weights[t]:
-        r -= weights[t]
-        t += 1
-    if weights[t] <= 0.0:  # rounding past the last weight: the last possible count
-        t = most
-        while weights[t] <= 0.0:
-            t -= 1
-    poor_hand = offered | choose(rng, trumps, t) | choose(rng, plain, need - t)
-    for s in range(4):
-        cap0[s] = size if s != seat and s != poor else 0
-    deal_unseen(rng, seat, hand, unseen & ~poor_hand, cap0, np.int64(0), NORMAL_CLASSES, 0, 0, -1, hands, cap)
-    hands[poor] = poor_hand
-    return True
+            played = play_to_end(g2, rng2, player, cap_side, cap_level)
+            record_outcome(g2, seat, played, out, i, j)
 
 
 @inline_kernel
@@ -289,14 +227,14 @@ def pass_cards(g, rng, cards):
 
 
 @inline_kernel
-def let_strategy_pass(g, rng, table, params):
-    """The poor player passes the cards the strategy chooses."""
+def let_strategy_pass(g, rng, player):
+    """The poor player passes the cards ``player`` chooses."""
     while g[G_PHASE] == PH_POVERTY and g[G_PV_STEP] == PV_PASS:
-        game_apply(g, rng, _mend(g, agent_action(g, rng, table, params)))
+        game_apply(g, rng, _mend(g, agent_action(g, rng, player.table, player.params)))
 
 
 @inline_kernel
-def reserve_as_seen(g, rng, seat, poor, table, params):
+def reserve_as_seen(g, rng, seat, poor, player):
     """The reservations of a sampled poverty deal: ``poor`` declares poverty, the others say
     healthy. Returns False when the strategy would have declared at another seat a solo (which
     outranks a poverty) or a poverty of its own before ``poor`` (the earlier speaker's wins): the
@@ -309,7 +247,7 @@ def reserve_as_seen(g, rng, seat, poor, table, params):
         if s == poor:
             choice = RES_POVERTY
         elif s != seat:
-            wanted = agent_action(g, rng, table, params) - A_RESERVE
+            wanted = agent_action(g, rng, player.table, player.params) - A_RESERVE
             if 1 <= wanted <= 7 or (wanted == RES_POVERTY and (s - dealer - 1) & 3 < (poor - dealer - 1) & 3):
                 fits = False
         game_apply(g, rng, _mend(g, A_RESERVE + choice))
@@ -317,24 +255,23 @@ def reserve_as_seen(g, rng, seat, poor, table, params):
 
 
 @inline_kernel
-def ask_until(g, rng, seat, table, params):
+def ask_until(g, rng, seat, player):
     """The seats asked to take the poverty before ``seat`` refuse. Returns False when the strategy
     would have taken it at one of them."""
     fits = True
     while g[G_PHASE] == PH_POVERTY and g[G_PV_STEP] == PV_ACCEPT and g[G_PLAYER] != seat:
-        if agent_action(g, rng, table, params) == A_ACCEPT:
+        if agent_action(g, rng, player.table, player.params) == A_ACCEPT:
             fits = False
         game_apply(g, rng, A_PASS)
     return fits
 
 
 @kernel
-def poverty_outcomes(template, seat, hand, poor, offered, accepting, options, first, seed, table, params, scores,
-                     status, passed, fits):
-    """Samples ``first`` .. ``first + len(scores) - 1`` of a poverty decision of ``seat`` (holding
-    ``hand``; the dealer, the rules and the calls are ``template``'s, a game row). Each sample
-    deals the other cards (deal_with_poverty) and starts the game with ``poor`` declaring poverty
-    and the others healthy, drawn again (up to POVERTY_TRIES times, then kept: ``fits[i]`` 0) while
+def poverty_outcomes(template, question, first, seed, player, out):
+    """Samples ``first`` .. ``first + len(out.scores) - 1`` of a poverty decision (``question``) of
+    ``seat`` (holding ``hand``; the dealer, the rules and the calls are ``template``'s, a game
+    row). Each sample deals the other cards (sampler.deal_with_poverty) and starts the game with
+    ``poor`` declaring poverty and the others healthy, drawn again (up to POVERTY_TRIES times, then kept: ``fits[i]`` 0) while
     it contradicts what the table saw: the strategy would have declared a solo at another seat,
     or (``accepting``) taken the poverty at a seat asked before ``seat``. Then for each option, on
     a copy:
@@ -344,8 +281,10 @@ def poverty_outcomes(template, seat, hand, poor, offered, accepting, options, fi
     * else (``seat`` is the poor player): it passes the cards ``options[j]`` (0: what the strategy
       chooses, kept in ``passed[i]``).
 
-    The rest (the later seats' answers, the cards returned, the play) is the strategy's. Fills
-    ``scores[i, j]`` and ``status[i, j]`` (IMPOSSIBLE in every column when no deal fits ``offered``)."""
+    The rest (the later seats' answers, the cards returned, the play) is ``player``'s. Fills
+    ``out.scores[i, j]`` and ``out.status[i, j]`` (IMPOSSIBLE in every column when no deal fits ``offered``)."""
+    seat, hand, poor, offered, accepting, options = question
+    scores, status, fits, passed = out
     g = np.empty_like(template)
     g2 = np.empty_like(template)
     hands = np.zeros(4, dtype=np.int64)
@@ -369,13 +308,13 @@ def poverty_outcomes(template, seat, hand, poor, offered, accepting, options, fi
             g[G_SEED] = seed
             g[G_DEAL_ID] = k
             game_start(g, play_rng)
-            fit = reserve_as_seen(g, play_rng, seat, poor, table, params)
+            fit = reserve_as_seen(g, play_rng, seat, poor, player)
             if accepting:
                 if offered:
                     pass_cards(g, play_rng, offered)
                 else:
-                    let_strategy_pass(g, play_rng, table, params)
-                fit = ask_until(g, play_rng, seat, table, params) and fit
+                    let_strategy_pass(g, play_rng, player)
+                fit = ask_until(g, play_rng, seat, player) and fit
             if fit:
                 break
         fits[i] = 1 if fit else 0
@@ -391,10 +330,10 @@ def poverty_outcomes(template, seat, hand, poor, offered, accepting, options, fi
             elif options[j]:
                 pass_cards(g2, rng2, options[j])
             else:
-                let_strategy_pass(g2, rng2, table, params)
+                let_strategy_pass(g2, rng2, player)
                 passed[i] = g2[G_PV_PASSED]
-            played = play_to_end(g2, rng2, table, params, -1, 0)
-            record_outcome(g2, seat, played, scores, status, i, j)
+            played = play_to_end(g2, rng2, player, -1, 0)
+            record_outcome(g2, seat, played, out, i, j)
 
 
 @kernel

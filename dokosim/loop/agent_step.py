@@ -12,7 +12,7 @@ from ..engine.cards import CLASS_MASK, SCHEME_NORMAL
 from .choosers import choose_call, choose_card, choose_exchange, choose_reservation
 from ..strategies.cardcount import cards_left, deck_cards, scan_plays
 from ..strategies.common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
-from ..strategies.sampler import deal_unseen, implied_queens, set_hidden
+from ..strategies.sampler import Sampling, deal_unseen, implied_queens, set_hidden
 from ..engine.bits import lowest_bit_index
 from ..engine.deal import poverty_pass_error, poverty_return_error, reservation_options
 from ..engine.game_state import (
@@ -110,8 +110,8 @@ def resample_hidden(g, seat, rng):
         for k in range(5):
             cmask[k] = CLASS_MASK[SCHEME_NORMAL, k]
     new = np.zeros(4, dtype=np.int64)
-    cap = np.zeros(4, dtype=np.int64)
-    deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, new, cap)
+    deal_unseen(rng, seat, hand, Sampling(unseen, cap0, voids, must_qc, no_qc, qc_seat, np.zeros(4, dtype=np.int64)),
+                cmask, new)
     for s in range(4):
         hands[s] = new[s]
         g[O_HANDS0 + s] = new[s]

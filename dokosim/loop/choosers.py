@@ -1,11 +1,14 @@
 """The strategies' decisions as the deal loop asks them: the one border where a position is
-unpacked into the plug-in ABI's arrays (docs/strategies.md).
+unpacked into the plug-in ABI's arrays (docs/strategies.md): here for the inlined strategies, in
+``call_decision`` (loop/strategy_call.py) for the others, which takes the position as the seat sees
+it (a ``View``, engine/position.py).
 
 ``strategies`` is the strategy table (loop/strategy_call.py), ``sid`` a row of it; ``random``
 and ``simple`` are inlined here, every other strategy is called through its C entry point.
 """
 from ..engine.jit import inline_kernel
 from ..engine.layout import PUBLIC_LEN
+from ..engine.position import View
 from ..strategies import random_player, simple
 from ..strategies.common import default_exchange
 from .strategy_call import (
@@ -44,8 +47,8 @@ def choose_call_inline(inline, strategies, sid, seat, legal, pos, rules, params,
     if inline == INLINE_SIMPLE:
         return simple.call(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass,
                            cmask, rules, params, rng)
-    return call_decision(strategies[sid, T_CALL], seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat,
-                         trick_winner, power, fclass, cmask, rules, params, rng)
+    return call_decision(strategies[sid, T_CALL], seat, hands[seat], legal,
+                         View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask), rules, params, rng)
 
 
 @inline_kernel
@@ -58,8 +61,8 @@ def choose_card_inline(inline, strategies, sid, seat, legal, pos, rules, params,
     if inline == INLINE_SIMPLE:
         return simple.card(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass,
                            cmask, rules, params, rng)
-    return call_decision(strategies[sid, T_CARD], seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat,
-                         trick_winner, power, fclass, cmask, rules, params, rng)
+    return call_decision(strategies[sid, T_CARD], seat, hands[seat], legal,
+                         View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask), rules, params, rng)
 
 
 @inline_kernel

@@ -67,7 +67,7 @@ def play_random_cards(k_from, k_to, pos, rules, params, rng):
         legal = legal_mask(st, hands[seat], plays, fclass, cmask)
         card = random_player.card(seat, hands[seat], legal, pub, plays, play_seat, trick_winner, power, fclass,
                                   cmask, rules, params[seat], rng)
-        play_card(st, hands, card, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+        play_card(pos, card, rules)
 
 
 @inline_kernel
@@ -131,8 +131,7 @@ def play_cards(segment, n_calls, control, rules, seats, pos, sc, call_log):
         if card < 0 or not (legal >> card) & 1:
             card = legal & -legal  # a strategy's illegal answer: the lowest legal card instead
             card = popcount(card - 1)
-        play_card(st, hands, card, pos.plays, pos.play_seat, pos.trick_winner, pos.power, pos.fclass, pos.cmask,
-                  rules)
+        play_card(pos, card, rules)
         if calls_open:
             if st[P_NPLAYED] & 3 == 0:
                 refresh_call_masks(pos, call_masks)

@@ -16,7 +16,7 @@ from ..engine.layout import MAX_CALL_LOG, P_HAND_SIZE
 from .conditions import K_ON
 from .control import (
     CONTROL_LEN, CTL_CALLS, CTL_DEALER, CTL_FIXED_SEAT, CTL_FORCE_CONTRACT, CTL_KEEP_PLAY, MODE_PROBES,
-    MODE_SESSIONS, MODE_SIMULATE, Seats,
+    MODE_SESSIONS, MODE_SIMULATE, Rows, Run, Seats,
 )
 from .dealing import MAX_REDEALS, start_deal, start_forced_deal
 from .playing import deal_scratch, finish_deal, play_cards, refresh_call_masks
@@ -28,40 +28,39 @@ from .sessions import (
 )
 
 __all__ = ["CONTROL_LEN", "MAX_REDEALS", "MODE_PROBES", "MODE_SESSIONS", "MODE_SIMULATE", "PROBE_COLUMNS",
-           "PROBE_LEN", "SESSION_COLUMNS", "SESSION_LEN", "no_logs", "run_chunk"]
+           "PROBE_LEN", "SESSION_COLUMNS", "SESSION_LEN", "Rows", "Run", "Seats", "no_logs", "run_chunk"]
+
 
 def no_logs():
-    """run_chunk's ``play_out`` and ``call_out`` for a run that keeps no cards and calls."""
+    """run_chunk's ``play_out`` and ``call_out`` (``Rows``) for a run that keeps no cards and calls."""
     return np.zeros((1, 48), dtype=np.int64), np.zeros((1, MAX_CALL_LOG, 3), dtype=np.int64)
 
 
 @parallel_kernel
-def run_chunk(mode, seed, first, n, n_blocks, n_players, n_deals, compulsory_on, level, control, rules,
-              strategies, strategy_ids, params, out, play_out, call_out):
-    """Items first .. first + n - 1 into ``out``, cut into ``n_blocks`` blocks (a few per thread).
+def run_chunk(run, first, n, n_blocks, seats, rows):
+    """Items first .. first + n - 1 of the run ``run`` (a ``Run``, loop/control.py) played by
+    ``seats`` (a ``Seats``) into ``rows`` (a ``Rows``), cut into ``n_blocks`` blocks (a few per
+    thread).
 
-    MODE_SIMULATE: deals; ``out`` n x OUT_LEN; ``play_out`` (n x 48) and ``call_out``
+    MODE_SIMULATE: deals; ``rows.out`` n x OUT_LEN; ``play_out`` (n x 48) and ``call_out``
     (n x MAX_CALL_LOG x 3) filled when control[CTL_KEEP_PLAY] is 1 (else they may have one
     row). Rows depend only on (seed, deal_id).
 
-    MODE_SESSIONS: sessions of ``n_deals`` deals for ``n_players`` (compulsory solos when
-    ``compulsory_on``), session after session, each session's deals one after the other;
+    MODE_SESSIONS: sessions of ``run.n_deals`` deals for ``run.n_players`` (compulsory solos when
+    ``run.compulsory_on``), session after session, each session's deals one after the other;
     ``out`` n * n_deals x SESSION_LEN, and ``play_out`` and ``call_out`` a row per deal
     (engine seats) when control[CTL_KEEP_PLAY]. Rows depend only on (seed, session id).
 
-    MODE_PROBES: call probes of ``level`` (loop/probes.py); ``out`` n x
+    MODE_PROBES: call probes of ``run.level`` (loop/probes.py); ``out`` n x
     PROBE_LEN. Rows depend only on (seed, deal_id).
     """
     # the prange body is one call: numba's parfor passes take minutes over a large body
     for b in prange(n_blocks):
-        run_block(mode, seed, first, b * n // n_blocks, (b + 1) * n // n_blocks, n_players, n_deals,
-                  compulsory_on, level, control, rules, strategies, strategy_ids, params, out, play_out,
-                  call_out)
+        run_block(run, first, b * n // n_blocks, (b + 1) * n // n_blocks, seats, rows)
 
 
 @decision_kernel
-def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, level, control, rules,
-              strategies, strategy_ids, params, out, play_out, call_out):
+def run_block(run, first, lo, hi, run_seats, rows):
     """Items first + lo .. first + hi - 1 of run_chunk, in one scratch on the stack (no reference
     counting: nothing here allocates on the heap).
 
@@ -70,10 +69,11 @@ def run_block(mode, seed, first, lo, hi, n_players, n_deals, compulsory_on, leve
     through the one call site of ``play_cards``; what differs per mode are the hooks of
     loop/sessions.py and loop/probes.py. One site keeps the deal loop's code (and its compile
     time) at one copy of the per-card path."""
+    mode, seed, n_deals, n_players, compulsory_on, level, control, rules = run
+    out, play_out, call_out = rows
     pos, sc = deal_scratch()
     ss = session_scratch()
     at = probe_scratch()
-    run_seats = Seats(strategies, strategy_ids, params)
     keep = control[CTL_KEEP_PLAY] == 1 and mode != MODE_PROBES
     calls_on = control[CTL_CALLS] == 1
     # a forced contract without a condition or a fixed hand: the deal starts inline

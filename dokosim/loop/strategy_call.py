@@ -14,7 +14,8 @@ too; it receives a *strategy table* at run time, one row per strategy in use::
 
 ``call_decision`` and ``call_choice`` below are the loop's side of the call: numba
 intrinsics that pass the arrays' data pointers to the address, so no combination of
-strategies is ever a new specialisation of the loop.
+strategies is ever a new specialisation of the loop. ``call_decision`` takes the position as the
+seat sees it as one value (a ``View``, engine/position.py) and unpacks it into the ABI's arrays.
 
 The array lengths a strategy sees (``pub`` PUBLIC_LEN, ``plays`` 48, ... ) are fixed:
 the entry points rebuild the arrays from the pointers with these lengths (ARRAY_LENGTHS).
@@ -55,13 +56,15 @@ DECISION_SIGNATURE = _signature(DECISION_ARGS)
 
 def _call_through(addr, ints, arrays):
     """The signature and code of an intrinsic call of the C function at ``addr`` with the
-    integers ``ints`` (as int64) and the data pointers of ``arrays``: returns int64."""
+    integers ``ints`` (as int64) and the data pointers of ``arrays`` (an argument that is a tuple
+    of arrays, a ``View``, passes each of its arrays in turn): returns int64."""
     for a in ints:
         if not isinstance(a, types.Integer):
             raise TypingError(f"strategy entry point: expected an integer argument, got {a}")
     if not isinstance(addr, types.Integer):
         raise TypingError(f"strategy entry point: the address must be an integer, got {addr}")
-    for a, dtype in zip(arrays, (types.int64,) * (len(arrays) - 2) + (types.float64, types.uint64)):
+    flat = [t for a in arrays for t in (a.types if isinstance(a, types.BaseTuple) else (a,))]
+    for a, dtype in zip(flat, (types.int64,) * (len(flat) - 2) + (types.float64, types.uint64)):
         if not (isinstance(a, types.Array) and a.dtype == dtype and a.layout == "C"):
             raise TypingError(f"strategy entry point: expected a C-contiguous {dtype} array, got {a}")
     n_ints = len(ints)
@@ -71,7 +74,11 @@ def _call_through(addr, ints, arrays):
         values = [context.cast(builder, v, t, types.int64)
                   for v, t in zip(llargs[1:1 + n_ints], signature.args[1:1 + n_ints])]
         for v, t in zip(llargs[1 + n_ints:], signature.args[1 + n_ints:]):
-            values.append(context.make_array(t)(context, builder, v).data)
+            if isinstance(t, types.BaseTuple):
+                for i, member in enumerate(t.types):
+                    values.append(context.make_array(member)(context, builder, builder.extract_value(v, i)).data)
+            else:
+                values.append(context.make_array(t)(context, builder, v).data)
         fnty = ir.FunctionType(ir.IntType(64), [v.type for v in values])
         address = context.cast(builder, llargs[0], signature.args[0], types.intp)
         return builder.call(builder.inttoptr(address, fnty.as_pointer()), values)
@@ -86,11 +93,12 @@ def call_choice(typingctx, addr, seat, hand, options, pub, rules, params, rng):
 
 
 @intrinsic
-def call_decision(typingctx, addr, seat, hand, legal, pub, plays, play_seat, trick_winner, power,
-                  fclass, cmask, rules, params, rng):
-    """call / card through the address ``addr``."""
-    return _call_through(addr, (seat, hand, legal),
-                         (pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng))
+def call_decision(typingctx, addr, seat, hand, legal, view, rules, params, rng):
+    """call / card through the address ``addr``: ``view`` (engine/position.py) unpacked into the
+    ABI's arrays pub, plays, play_seat, trick_winner, power, fclass and cmask."""
+    if not (isinstance(view, types.BaseTuple) and len(view) == 7):
+        raise TypingError(f"strategy entry point: expected a View (seven arrays), got {view}")
+    return _call_through(addr, (seat, hand, legal), (view, rules, params, rng))
 
 
 @intrinsic

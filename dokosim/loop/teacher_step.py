@@ -12,12 +12,10 @@ from ..engine.game_state import G_PLAYER, O_RULES, game_position
 from ..engine.jit import kernel
 from ..engine.layout import PUBLIC_LEN, R_LEN
 from ..engine.play import legal_mask
+from ..engine.position import View
 from ..strategies.cardcount import distinct
 from ..strategies.net_features import N_KINDS, card_features
-from ..strategies.pimc import (
-    PI_EXTRAS, PI_EYE_WEIGHT, PI_NODE_LIMIT, PI_ROLLOUT_NET, PI_ROLLOUT_SOLVE, PI_SAMPLES, PI_SOLVE_TRICKS,
-    PI_TABLE_BITS, best_candidate, search_sums,
-)
+from ..strategies.pimc import PI_SAMPLES, best_candidate, search_sums
 
 
 @kernel
@@ -27,7 +25,7 @@ def position_features(g, out):
     st, hands, plays, play_seat, trick_winner, power, fclass, cmask = game_position(g)
     seat = g[G_PLAYER]
     legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-    card_features(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask,
+    card_features(seat, hands[seat], legal, View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask),
                   g[O_RULES:O_RULES + R_LEN], out)
     return legal
 
@@ -43,10 +41,8 @@ def teacher_card(g, rng, params, features, values):
     legal = position_features(g, features)
     sums = np.zeros(48, dtype=np.float64)
     n_samples = int(params[PI_SAMPLES])
-    search_sums(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask,
-                g[O_RULES:O_RULES + R_LEN], n_samples, params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
-                int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
-                int(params[PI_TABLE_BITS]), params[PI_ROLLOUT_NET] > 0, rng, sums)
+    search_sums(seat, hands[seat], legal, View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask),
+                g[O_RULES:O_RULES + R_LEN], params, rng, sums)
     for k in range(N_KINDS):
         values[k] = np.nan
     cands = distinct(legal)

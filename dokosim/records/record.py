@@ -28,7 +28,7 @@ from ..engine.layout import (
     RES_EYES_RE, RES_LEN, RES_NPLAYED, RES_RE_MASK, RES_SCORE, RES_SOLOIST, RES_TRICKS_RE, RES_VALUE,
     RES_WINNER, WINNER_NAMES,
 )
-from ..engine.replay import ERR_LEN, replay_batch
+from ..engine.replay import ERR_LEN, Recorded, replay_batch
 from ..engine.session import seat_table
 from ..rules import PRESETS, Rules, RulesError, rules_from_object
 from ..validation import shown as _shown
@@ -842,8 +842,8 @@ class _ReplayBatch:
         rule_of_row = [rule_index.setdefault(id(f.terms.rules), len(rule_index)) for f in rows]
         distinct = {id(f.terms.rules): f.terms.rules for f in rows}
         rules = np.array([distinct[key].packed() for key in rule_index], dtype=np.int64).reshape(-1, R_LEN)
-        self._inputs = (self.hand_types[self.positions], dealer, contract, declarer, compulsory, poverty,
-                        self.plays[self.positions], n_play, calls, n_calls, rules[rule_of_row])
+        self._inputs = Recorded(self.hand_types[self.positions], dealer, contract, declarer, compulsory, poverty,
+                                self.plays[self.positions], n_play, calls, n_calls, rules[rule_of_row])
 
     def replay(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Replay the packed records through the kernels; (res, items, err), a row per record."""
@@ -853,7 +853,7 @@ class _ReplayBatch:
         err = np.zeros((n, ERR_LEN), dtype=np.int64)
         if n:
             from ..engine.jit import ensure_loop
-            ensure_loop(replay_batch, "the record replay")(*self._inputs, items, res, err)
+            ensure_loop(replay_batch, "the record replay")(self._inputs, items, res, err)
         return res, items, err
 
 
@@ -968,10 +968,12 @@ def replay_detail(obj) -> dict:
     Seats are the record's: ``players`` 4 or 5, ``dealer``, ``hands`` (one mask per seat, 0
     for a five-player dealer), ``play_seat``, ``trick_winner``, ``re_mask`` and ``calls``
     ((cards_played, seat, level, named side)); ``packed`` is the engine's form (engine seats)."""
-    from ..engine.play import contract_scheme, new_position
+    from ..engine.play import contract_scheme
+    from ..engine.position import new_position
     from ..engine.replay import replay_one
     p = parse_record(obj)
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = new_position()
+    pos = new_position()
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
     err = np.zeros(ERR_LEN, dtype=np.int64)
@@ -983,9 +985,8 @@ def replay_detail(obj) -> dict:
     poverty = np.zeros(8, dtype=np.int64)
     poverty[:len(p.poverty)] = p.poverty
     rules = p.rules.packed()
-    replay_one(hand_types, p.dealer, p.contract, p.declarer, p.compulsory, poverty,
-               play_in, len(p.play), calls, len(p.calls), rules, st, hands, plays,
-               play_seat, trick_winner, power, fclass, cmask, items, res, err)
+    replay_one(Recorded(hand_types, p.dealer, p.contract, p.declarer, p.compulsory, poverty, play_in, len(p.play),
+                        calls, len(p.calls), rules), pos, items, res, err)
     output = error_output(p, err) if err[0] else result_output(p, res.tolist(), points_lists(items[None])[0])
     n = int(res[RES_NPLAYED])  # describe_state fills res up to the first violation too
     table = p.table if p.table is not None else (0, 1, 2, 3)

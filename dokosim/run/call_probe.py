@@ -87,15 +87,16 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
         param_table = np.zeros((4, MAX_PARAMS), dtype=np.float64)
         for seat, s in enumerate(plan.strategies):
             param_table[seat] = s.param_vector()
-        return module, ensure_loop(module.run_chunk, "the deal loop"), (plan.control(), plan.rules.packed(),
-                                                                         table, strategy_ids, param_table)
+        return (module, ensure_loop(module.run_chunk, "the deal loop"),
+                module.Run(module.MODE_PROBES, plan.seed, 1, 4, 0, lv, plan.control(), plan.rules.packed()),
+                module.Seats(table, strategy_ids, param_table))
 
     def probe(chunk: Chunk) -> pl.DataFrame:
-        module, loop, tables = kernel()
+        module, loop, run_spec, seats = kernel()
         rows = np.zeros((chunk.count, module.PROBE_LEN), dtype=np.int64)
         if chunk.count:
-            loop(module.MODE_PROBES, plan.seed, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()),
-                 4, 1, 0, lv, *tables, rows, *module.no_logs())
+            loop(run_spec, chunk.first, chunk.count, min(chunk.count, 4 * numba.get_num_threads()), seats,
+                 module.Rows(rows, *module.no_logs()))
         if probes_only:
             rows = rows[rows[:, 2] >= 0]
         return pl.DataFrame({name: rows[:, i].astype(np.int64 if name == "deal_id" else np.int16)

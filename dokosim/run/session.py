@@ -167,9 +167,10 @@ class SessionSimulator:
         if n:
             n_blocks = min(n, 4 * numba.get_num_threads())
             loop = ensure_loop(self.module.run_chunk, "the deal loop")
-            loop(self.module.MODE_SESSIONS, self.plan.seed, first, n, n_blocks, self.plan.players,
-                 self.plan.deals_per_session, int(self.plan.compulsory), 0, self.control, self.rules,
-                 self.strategy_table, self.strategy_ids, self.params, out, self._plays, self._calls)
+            m = self.module
+            loop(m.Run(m.MODE_SESSIONS, self.plan.seed, self.plan.deals_per_session, self.plan.players,
+                       int(self.plan.compulsory), 0, self.control, self.rules), first, n, n_blocks,
+                 m.Seats(self.strategy_table, self.strategy_ids, self.params), m.Rows(out, self._plays, self._calls))
             if self.plan.conditions is not None:
                 index = self.module.SESSION_COLUMNS.index
                 check_dealt(out[:, index("redeals")], out[:, index("session_id")], self.plan.conditions.max_tries)

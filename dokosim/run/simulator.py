@@ -278,8 +278,9 @@ class Simulator:
             n_blocks = min(n, 4 * numba.get_num_threads())
             loop = ensure_loop(self.module.run_chunk, "the deal loop")
             contract_check_ready()
-            loop(self.module.MODE_SIMULATE, self.plan.seed, first, n, n_blocks, 4, 1, 0, 0, self.control,
-                 self.rules, self.strategy_table, self.strategy_ids, self.params, out, plays, calls)
+            m = self.module
+            loop(m.Run(m.MODE_SIMULATE, self.plan.seed, 1, 4, 0, 0, self.control, self.rules), first, n, n_blocks,
+                 m.Seats(self.strategy_table, self.strategy_ids, self.params), m.Rows(out, plays, calls))
             if self.plan.conditions is not None:
                 check_dealt(out[:, O_REDEALS], out[:, O_DEAL_ID], self.plan.conditions.max_tries)
         return out, plays, calls

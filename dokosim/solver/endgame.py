@@ -8,9 +8,10 @@ import numpy as np
 from ..engine.cards import EYES
 from ..engine.bits import lowest_bit_index
 from ..engine.jit import decision_kernel, inline_kernel
+from ..engine.layout import R_DULLE
 from ..engine.play import best_offset
 from .moves import _options
-from .workspace import INF
+from .workspace import INF, views
 
 
 @inline_kernel
@@ -47,7 +48,7 @@ def _take(m, h, plays, i, tricks):
 
 
 @inline_kernel
-def _no_more(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta):
+def _no_more(ws, n, lead, re, alpha, beta):
     """What follows the last two tricks: nothing (never called; ``_two_tricks``' ``_after``)."""
     return 0
 
@@ -56,15 +57,19 @@ TRICKS = 2  # _minimax's globals, replaced in each compiled copy (_specialised)
 _after = _no_more
 
 
-def _minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta):
-    """Re's eyes in the last ``TRICKS`` (2 or 3) tricks, from their first card (index ``n``, led by
-    ``lead``; Re the seats of ``re``), fail-soft in (alpha, beta) as ``search``: the first trick by
+def _minimax(ws, n, lead, re, alpha, beta):
+    """Re's eyes in the last ``TRICKS`` (2 or 3) tricks of the workspace's position, from their first
+    card (index ``n``, led by ``lead``; Re the seats of ``re``), fail-soft in (alpha, beta) as
+    ``search``: the first trick by
     a plain minimax over both copies of a card as one, each seat's cards stopping at the window's
     edge; after it the last trick forced (2) or the last two by ``_after`` (3). Only once the
     parties are settled (the caller checks). Compiled twice by ``_specialised``, with its own
     ``TRICKS`` and ``_after`` each: as one function that calls itself it crashed when numba
     loaded it from its cache (like ``score_search`` before it was made iterative)."""
     tricks = TRICKS
+    pos, rules = views(ws)
+    hands, plays, power, fclass, cmask = pos.hands, pos.plays, pos.power, pos.fclass, pos.cmask
+    dulle = rules[R_DULLE]
     h0 = hands[lead]
     h1 = hands[(lead + 1) & 3]
     h2 = hands[(lead + 2) & 3]
@@ -135,8 +140,7 @@ def _minimax(n, lead, re, hands, plays, power, fclass, cmask, dulle, alpha, beta
                         hands[(lead + 1) & 3] = h1 ^ (np.int64(1) << b)
                         hands[(lead + 2) & 3] = h2 ^ (np.int64(1) << c)
                         hands[(lead + 3) & 3] = h3 ^ (np.int64(1) << d)
-                        v = base + _after(n + 4, (lead + w) & 3, re, hands, plays, power, fclass, cmask, dulle,
-                                          alpha - base, beta - base)
+                        v = base + _after(ws, n + 4, (lead + w) & 3, re, alpha - base, beta - base)
                         hands[lead] = h0
                         hands[(lead + 1) & 3] = h1
                         hands[(lead + 2) & 3] = h2

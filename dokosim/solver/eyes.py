@@ -137,7 +137,8 @@ def solve_card_values(ws, tt, values):
     now, for every legal c (both copies of a card held twice); -1 for the other cards. Returns
     Re's final eyes under best play (the best value for the seat to move), or -1 when the search
     ran past the node limit ``ws[W_LIMIT]`` (``values`` is then incomplete)."""
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
+    pos, rules = views(ws)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     for c in range(48):
         values[c] = -1
     past = past_eyes(ws)
@@ -153,7 +154,7 @@ def solve_card_values(ws, tt, values):
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
-        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+        gain = make_move(ws, pos, rules, c)
         v = past + gain + exact_to_come(ws, tt, guess - gain)
         guess = v - past
         undo_move(ws, st, hands, plays)
@@ -187,9 +188,10 @@ def audit_line(ws, tt, cards, first, count, seat_out, best_out, played_out, loss
     before the first: the value after a card is the value of the position before the next one,
     and all of them are positions of one deal, so they share the table's entries. Returns the
     number of cards audited, or -1 when a search ran past the node limit ``ws[W_LIMIT]``."""
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
+    pos, rules = views(ws)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     for i in range(first):
-        make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, cards[i])
+        make_move(ws, pos, rules, cards[i])
     past = past_eyes(ws)
     v = past + exact_to_come(ws, tt, _eyes_to_come(ws) // 2)
     if ws[W_ABORTED]:
@@ -198,8 +200,7 @@ def audit_line(ws, tt, cards, first, count, seat_out, best_out, played_out, loss
         seat = st[P_TURN] & 3
         maxi = (st[H_RE_MASK] >> seat) & 1 == 1
         past = past_eyes(ws)
-        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules,
-                         cards[first + k])
+        gain = make_move(ws, pos, rules, cards[first + k])
         to_come = exact_to_come(ws, tt, v - past - gain)
         if ws[W_ABORTED]:
             return -1

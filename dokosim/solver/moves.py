@@ -67,7 +67,7 @@ def _strongest_answer(ws, s, cls):
 
 
 @inline_kernel
-def _no_opponent_beats(ws, plays, n, card, cls, seat, re_mask, power, fclass, dulle, last):
+def _no_opponent_beats(ws, card, cls, seat, re_mask, power, fclass, dulle, last):
     """Whether no opponent of ``seat``'s side beats ``card`` with its strongest answer to a trick
     of class-slots ``cls``."""
     side = (re_mask >> seat) & 1
@@ -80,16 +80,15 @@ def _no_opponent_beats(ws, plays, n, card, cls, seat, re_mask, power, fclass, du
 
 
 @inline_kernel
-def _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+def _safe_lead(ws, c, seat, re_mask, power, fclass, dulle, last):
     """Whether card ``c`` led by ``seat`` wins the trick whatever the opponents play (each
     opponent's strongest answer: the highest card of the suit led, or when void the highest
     trump, does not beat it)."""
-    return _no_opponent_beats(ws, plays, n, c, ws[W_CLASSES + fclass[c]], seat, re_mask, power, fclass, dulle,
-                              last)
+    return _no_opponent_beats(ws, c, ws[W_CLASSES + fclass[c]], seat, re_mask, power, fclass, dulle, last)
 
 
 @inline_kernel
-def _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+def _partner_lead(ws, c, seat, re_mask, power, fclass, dulle, last):
     """Whether a partner of ``seat`` has an answer to the lead ``c`` (its strongest: the highest
     card of the suit led, or when void its highest trump) that beats ``c`` and that no opponent's
     strongest answer beats (for the move ordering only: the seats' order in the trick is not
@@ -102,21 +101,22 @@ def _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
             continue
         pc = _strongest_answer(ws, p, cls)
         if _beats(pc, c, power, fclass, dulle, last) and \
-                _no_opponent_beats(ws, plays, n, pc, cls, seat, re_mask, power, fclass, dulle, last):
+                _no_opponent_beats(ws, pc, cls, seat, re_mask, power, fclass, dulle, last):
             return True
     return False
 
 
 @inline_kernel
-def _trick_fixed(ws, plays, n, k, c, seat, re_mask, power, fclass, dulle, last, top_card, threat1, threat2,
-                 partner_wins, safe_partner, partner_can_beat):
+def _trick_fixed(ws, c, seat, re_mask, power, fclass, dulle, last, facts):
     """1 when the trick in play surely goes to the side of ``seat`` if it plays ``c`` now, -1 when
-    surely to the other side, 0 when the seats after it decide (``k`` cards on the table; the
-    trick's facts as ``search`` finds them: its winning card, the opponents' strongest answers
-    still to come, whether a partner's winning card is safe, whether a partner still to play
-    can beat the trick). By each seat's strongest answer, as the move ordering judges them."""
-    if k == 0:
-        return 1 if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last) else 0
+    surely to the other side, 0 when the seats after it decide (``facts``: the trick's facts as
+    ``_trick_facts`` finds them: its winning card (-1 at a trick boundary), the opponents'
+    strongest answers still to come, whether a partner's winning card is safe, whether a partner
+    still to play can beat the trick). By each seat's strongest answer, as the move ordering
+    judges them."""
+    top_card, threat1, threat2, partner_wins, safe_partner, _, partner_can_beat = facts
+    if top_card < 0:
+        return 1 if _safe_lead(ws, c, seat, re_mask, power, fclass, dulle, last) else 0
     if _beats(c, top_card, power, fclass, dulle, last):
         if not (_beats(threat1, c, power, fclass, dulle, last) or _beats(threat2, c, power, fclass, dulle, last)):
             return 1

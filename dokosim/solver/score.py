@@ -74,9 +74,11 @@ def new_score_table(bits: int = SCORE_TT_BITS) -> np.ndarray:
 
 
 @inline_kernel
-def _open_frame(ws, tt, items, root, st, hands, plays, play_seat, trick_winner, fclass, cmask, alpha, beta):
-    """Start the search of the position at the current card index in the window (alpha, beta).
-    At a trick boundary the table may settle it: returns (True, its bound) then, else (False, 0)."""
+def _open_frame(ws, tt, items, root, pos, alpha, beta):
+    """Start the search of the position ``pos`` (the workspace's, ``views``) at the current card
+    index in the window (alpha, beta). At a trick boundary the table may settle it: returns (True,
+    its bound) then, else (False, 0)."""
+    st, hands, plays, play_seat, trick_winner, _, fclass, cmask = pos
     n = st[P_NPLAYED]
     f = W_MOVES + MAX_MOVES * n
     seat = st[P_TURN] & 3
@@ -194,13 +196,14 @@ def score_search(ws, tt, items, alpha, beta):
     workspace's move lists, not in recursion: a recursive version crashed when numba loaded it
     from its cache. Past the workspace's node limit it sets ``ws[W_ABORTED]`` and returns 0.
     The position is unchanged on return."""
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
+    pos, rules = views(ws)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     root = st[P_NPLAYED]
     end = 4 * st[P_HAND_SIZE]
     ws[W_NODES] += 1
     if root == end:
         return tally_deal(st, plays, play_seat, trick_winner, items)[2]
-    done, v = _open_frame(ws, tt, items, root, st, hands, plays, play_seat, trick_winner, fclass, cmask, alpha, beta)
+    done, v = _open_frame(ws, tt, items, root, pos, alpha, beta)
     if done:
         return v
     n = root
@@ -222,7 +225,7 @@ def score_search(ws, tt, items, alpha, beta):
                         c = x
             ws[f + F_MOVES] = m & ~(np.int64(1) << c)
             ws[f + F_CARD] = c
-            make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+            make_move(ws, pos, rules, c)
             ws[W_NODES] += 1
             if ws[W_LIMIT] > 0 and ws[W_NODES] > ws[W_LIMIT]:
                 ws[W_ABORTED] = 1
@@ -234,8 +237,7 @@ def score_search(ws, tt, items, alpha, beta):
                 undo_move(ws, st, hands, plays)
                 _close_child(ws, n, v)
             else:
-                done, v = _open_frame(ws, tt, items, root, st, hands, plays, play_seat, trick_winner, fclass, cmask,
-                                      ws[f + F_ALPHA], ws[f + F_BETA])
+                done, v = _open_frame(ws, tt, items, root, pos, ws[f + F_ALPHA], ws[f + F_BETA])
                 if done:
                     undo_move(ws, st, hands, plays)
                     _close_child(ws, n, v)
@@ -257,7 +259,8 @@ def solve_score_values(ws, tt, items, values):
     move and best play after it, for every legal ``c`` (-INF for the others). Each card is
     searched with the full window, so each value is exact. Past the node limit it returns 0
     with ``ws[W_ABORTED]`` set."""
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
+    pos, rules = views(ws)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     for c in range(48):
         values[c] = -INF
     seat = st[P_TURN] & 3
@@ -271,7 +274,7 @@ def solve_score_values(ws, tt, items, values):
         if c & 1 and (legal >> (c - 1)) & 1:
             values[c] = values[c - 1]
             continue
-        make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+        make_move(ws, pos, rules, c)
         v = score_search(ws, tt, items, -INF, INF)
         undo_move(ws, st, hands, plays)
         if ws[W_ABORTED]:

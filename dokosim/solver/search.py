@@ -27,7 +27,8 @@ def search(ws, tt, alpha, beta):
     the table included), fail-soft: the exact value when it lies strictly between ``alpha`` and
     ``beta``, else a bound on the side of the window it fell (an upper bound <= alpha, a lower
     bound >= beta). The position is unchanged on return."""
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = views(ws)
+    pos, rules = views(ws)
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     ws[W_NODES] += 1
     if ws[W_LIMIT] > 0 and ws[W_NODES] > ws[W_LIMIT]:
         ws[W_ABORTED] = 1
@@ -61,7 +62,7 @@ def search(ws, tt, alpha, beta):
             gain = 0
             for j in range(4):
                 c = lowest_bit_index(hands[st[P_TURN] & 3])
-                gain += make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+                gain += make_move(ws, pos, rules, c)
             for j in range(4):
                 undo_move(ws, st, hands, plays)
             return gain
@@ -77,8 +78,7 @@ def search(ws, tt, alpha, beta):
         rem = to_come
         if left == 8 and st[P_CLARIFIED]:
             # the last two tricks: a plain minimax, cheaper than the table
-            return _two_tricks(n, st[P_TURN] & 3, st[H_RE_MASK], hands, plays, power, fclass, cmask,
-                               rules[R_DULLE], alpha, beta)
+            return _two_tricks(ws, n, st[P_TURN] & 3, st[H_RE_MASK], alpha, beta)
         stat(ws, S_TT_PROBE, n, 1)
         key = _rank_key(ws, ws[W_LIVE], W_ATTR) | (st[P_TURN] << 48) | (st[H_RE_MASK] << 50)
         slot_i, found = _probe(ws, tt, key, left)
@@ -147,7 +147,7 @@ def search(ws, tt, alpha, beta):
                     beta = shi
         if left == 12 and settled and ws[W_THREE]:
             # the last three tricks: a plain minimax once the table has no answer
-            best = _three_tricks(n, leader, re_mask, hands, plays, power, fclass, cmask, rules[R_DULLE], alpha, beta)
+            best = _three_tricks(ws, n, leader, re_mask, alpha, beta)
             lo, hi = _bounds_of(best, alpha, beta, lo, hi)
             _store(ws, tt, slot_i, key, lo | (hi << 8) | ((tt_move + 1) << 16) | (12 << 23) | (ws[W_GEN] << 29),
                    si, akey)
@@ -163,8 +163,8 @@ def search(ws, tt, alpha, beta):
     dulle = rules[R_DULLE]
     last = st[P_TRICK] == st[P_HAND_SIZE] - 1
     # the trick so far, for the move ordering
-    top_card, threat1, threat2, partner_wins, safe_partner, partner_later, partner_can_beat = \
-        _trick_facts(ws, st, plays, play_seat, seat, power, fclass, dulle)
+    facts = _trick_facts(ws, st, plays, play_seat, seat, power, fclass, dulle)
+    top_card, threat1, threat2, partner_wins, safe_partner, partner_later, partner_can_beat = facts
     nm = 0
     m = legal
     while m:
@@ -177,9 +177,9 @@ def search(ws, tt, alpha, beta):
             if c == tt_move:
                 score = 1 << 20
             else:
-                if _safe_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+                if _safe_lead(ws, c, seat, re_mask, power, fclass, dulle, last):
                     score = (1 << 19) + (EYES[c] << 14) + min(ws[hist + c], (1 << 14) - 1)
-                elif _partner_lead(ws, plays, n, c, seat, re_mask, power, fclass, dulle, last):
+                elif _partner_lead(ws, c, seat, re_mask, power, fclass, dulle, last):
                     score = (1 << 18) + (EYES[c] << 13) + min(ws[hist + c], (1 << 13) - 1)
                 else:
                     if fclass[c] == 4:
@@ -232,8 +232,7 @@ def search(ws, tt, alpha, beta):
             vx = ws[vals + j]
             if d != 0 and settled_now and _quasi_equivalent(ws, mine, live, x, c):
                 if fixed == 2:
-                    fixed = _trick_fixed(ws, plays, n, k, c, seat, re_mask, power, fclass, dulle, last, top_card,
-                                         threat1, threat2, partner_wins, safe_partner, partner_can_beat)
+                    fixed = _trick_fixed(ws, c, seat, re_mask, power, fclass, dulle, last, facts)
                 if (fixed == 1 and d > 0) or (fixed == -1 and d < 0):
                     skip = True
                     v = vx
@@ -251,7 +250,7 @@ def search(ws, tt, alpha, beta):
             if (maxi and v > best) or (not maxi and v < best):
                 best = v
             continue
-        gain = make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c)
+        gain = make_move(ws, pos, rules, c)
         v = gain + search(ws, tt, a - gain, b - gain)
         undo_move(ws, st, hands, plays)
         if ws[W_ABORTED]:

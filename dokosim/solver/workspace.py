@@ -2,7 +2,7 @@
 the position's arrays, and ``make_move`` / ``undo_move`` with their undo stack (docs/solver.md).
 
 Everything a search needs but the transposition table (``table.py``) lives in one int64 array
-the caller allocates once and passes in: the position's arrays (as ``play_card`` takes them),
+the caller allocates once and passes in: the position's arrays (a ``Position``, engine/position.py),
 the card slots, the undo stack, the move lists, the history of cut-offs, the statistics and the
 rank-key cache; after ``W_LEN`` the payoff-similarity table (``new_workspace(sim_bits)``).
 """
@@ -16,10 +16,11 @@ from ..engine.layout import (
     P_TURN, R_DULLE, R_LEN, ST_LEN,
 )
 from ..engine.play import play_card
+from ..engine.position import Position
 
 
 # ---- the workspace (one int64 array)
-W_ST = 0                           # the position's st, then its other arrays, as play_card takes them
+W_ST = 0                           # the position's st, then its other arrays, in Position's order
 W_HANDS = W_ST + ST_LEN            # 4
 W_PLAYS = W_HANDS + 4              # 48, then 4 spare
 PLAYS_LEN = 52
@@ -80,11 +81,12 @@ def new_workspace(sim_bits: int = 0) -> np.ndarray:
 
 @inline_kernel
 def views(ws):
-    """The position's arrays in the workspace, as ``play_card`` takes them: (st, hands, plays,
-    play_seat, trick_winner, power, fclass, cmask, rules)."""
-    return (ws[W_ST:W_ST + ST_LEN], ws[W_HANDS:W_HANDS + 4], ws[W_PLAYS:W_PLAYS + PLAYS_LEN],
-            ws[W_PLAY_SEAT:W_PLAY_SEAT + 48], ws[W_TRICK_WINNER:W_TRICK_WINNER + 12], ws[W_POWER:W_POWER + 48],
-            ws[W_FCLASS:W_FCLASS + 48], ws[W_CMASK:W_CMASK + 5], ws[W_RULES:W_RULES + R_LEN])
+    """The workspace's position and rules as views into it: (a ``Position``, rules), as
+    ``play_card`` takes them (``plays`` has PLAYS_LEN cards, the last-tricks minimax's spare)."""
+    return (Position(ws[W_ST:W_ST + ST_LEN], ws[W_HANDS:W_HANDS + 4], ws[W_PLAYS:W_PLAYS + PLAYS_LEN],
+                     ws[W_PLAY_SEAT:W_PLAY_SEAT + 48], ws[W_TRICK_WINNER:W_TRICK_WINNER + 12],
+                     ws[W_POWER:W_POWER + 48], ws[W_FCLASS:W_FCLASS + 48], ws[W_CMASK:W_CMASK + 5]),
+            ws[W_RULES:W_RULES + R_LEN])
 
 
 @inline_kernel
@@ -99,10 +101,11 @@ def _slot_of_cards(ws, mask):
 
 
 @decision_kernel
-def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules):
-    """Copy a position (the arrays play_card takes) into the workspace ``ws`` and prepare the
-    search. Advances the table generation unless the position belongs to the same deal (same
-    dealt hands, tables, rules and marriage) as the one loaded before."""
+def load_position(ws, pos, rules):
+    """Copy a position (a ``Position``, engine/position.py) and its ``rules`` into the workspace
+    ``ws`` and prepare the search. Advances the table generation unless the position belongs to
+    the same deal (same dealt hands, tables, rules and marriage) as the one loaded before."""
+    st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
     for i in range(ST_LEN):
         ws[W_ST + i] = st[i]
     for s in range(4):
@@ -200,8 +203,9 @@ def load_position(ws, st, hands, plays, play_seat, trick_winner, power, fclass, 
 
 
 @inline_kernel
-def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, c):
-    """Play card ``c`` for the seat to move in the workspace's position: save what ``play_card``
+def make_move(ws, pos, rules, c):
+    """Play card ``c`` for the seat to move in the workspace's position ``pos`` (``views``, with its
+    ``rules``): save what ``play_card``
     may change of ``st`` and the live slots at the card index (the undo stack), ``play_card``,
     and keep the slots held, the eyes held and the live slots current. Returns the eyes Re gains
     by the move (the trick's eyes if it completes the trick and Re wins it, else 0).
@@ -210,6 +214,7 @@ def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmas
     Once the parties are settled ``play_card`` changes only the fields saved here (the cards
     played, the turn, the led class, the tricks, the leader, and what the table knows of the
     parties); before a marriage's clarification it may change more, so all of ``st`` is saved."""
+    st, plays, trick_winner = pos.st, pos.plays, pos.trick_winner
     n = st[P_NPLAYED]
     save = W_SAVE + ST_LEN * n
     if st[P_CLARIFIED]:
@@ -227,7 +232,7 @@ def make_move(ws, st, hands, plays, play_seat, trick_winner, power, fclass, cmas
     live = ws[W_LIVE]
     ws[W_SAVE_LIVE + n] = live
     seat = st[P_TURN] & 3
-    played = play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    played = play_card(pos, c, rules)
     ws[W_HELD + seat] ^= np.int64(1) << ws[W_SLOT + played]
     ws[W_HAND_EYES] -= EYES[played]
     gain = 0

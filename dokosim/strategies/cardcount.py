@@ -196,7 +196,7 @@ def teams(seat, hand, pub, qc):
 
 
 @inline_kernel
-def p_partner_unknown(seat, hand, pub, partners, opps):
+def p_partner_unknown(seat, pub, partners, opps):
     """Chance that a seat of unknown party plays on this seat's side."""
     unknown = SEATS & ~partners & ~opps & ~(np.int64(1) << seat)
     nu = popcount(unknown)
@@ -214,8 +214,9 @@ def p_partner_unknown(seat, hand, pub, partners, opps):
 
 
 @inline_kernel
-def seat_beats(s, c, led, is_trump, unseen, voids, n_unseen, left_s, k_led, ntb, nsb):
-    """Chance that seat s, playing after c in this trick, beats it.
+def seat_beats(s, led, is_trump, voids, n_unseen, left_s, k_led, ntb, nsb):
+    """Chance that seat s (``left_s`` cards in hand, of ``n_unseen`` unseen), playing after a card
+    c in this trick (``is_trump``: c is a trump), beats it.
 
     ntb: unseen trumps that beat c; nsb: unseen cards of the led plain suit
     that beat c (c itself of the led suit); k_led: unseen cards of the led class.
@@ -238,9 +239,11 @@ def seat_beats(s, c, led, is_trump, unseen, voids, n_unseen, left_s, k_led, ntb,
 
 
 @inline_kernel
-def survive(c, seat, threat, led, unseen, voids, pub, sch, power, fclass, cmask, dulle_later):
+def survive(c, seat, threat, led, unseen, voids, view, sch, dulle_later):
     """Chance that card c (best in the trick so far, or led) is not beaten by the seats of
-    ``threat`` that still play in this trick after ``seat``."""
+    ``threat`` that still play in this trick after ``seat`` (``view``: the position as the seat
+    sees it, engine/position.py)."""
+    pub, power, fclass, cmask = view.pub, view.power, view.fclass, view.cmask
     n_unseen = popcount(unseen)
     if n_unseen == 0:
         return 1.0
@@ -262,8 +265,7 @@ def survive(c, seat, threat, led, unseen, voids, pub, sch, power, fclass, cmask,
     for k in range(1, 4 - pos):
         s = (seat + k) & 3
         if (threat >> s) & 1:
-            p *= 1.0 - seat_beats(s, c, led, is_trump, unseen, voids, n_unseen, cards_left(pub, s),
-                                  k_led, ntb, nsb)
+            p *= 1.0 - seat_beats(s, led, is_trump, voids, n_unseen, cards_left(pub, s), k_led, ntb, nsb)
     return p
 
 

@@ -30,6 +30,7 @@ from ..engine.layout import (
 )
 from ..engine.deal import NORMAL_TRUMPS
 from ..engine.play import best_offset
+from ..engine.position import View
 from .common import EX_ACCEPT, EX_PASS, add_lowest_keys, default_return, extreme_card, trick_eyes_so_far
 from .cardcount import (
     QC_MASK, SEATS, above, beats, cards_left, deck_cards, distinct, hand_features, mask_eyes, model_logit,
@@ -177,8 +178,9 @@ def poverty_return(hand):
 
 # ---------------------------------------------------------------- calls
 @decision_kernel
-def side_eyes(seat, pub, plays, play_seat, trick_winner, partners):
+def side_eyes(seat, view, partners):
     """(eyes won by this seat's side, eyes won by the others) in finished tricks."""
+    pub, plays, trick_winner = view.pub, view.plays, view.trick_winner
     ours = 0
     theirs = 0
     side = partners | (np.int64(1) << seat)
@@ -195,12 +197,15 @@ def side_eyes(seat, pub, plays, play_seat, trick_winner, partners):
 def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, params, rng):
     if pub[P_NPLAYED] & 3:
         return 0  # decided between tricks
-    return choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, params)
+    return choose_call(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), params)
 
 
 @decision_kernel
-def choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, params):
-    played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
+def choose_call(seat, hand, legal, view, params):
+    """Re / Kontra or a denial (0: none) for ``seat`` holding ``hand`` (``view``: the position as the
+    seat sees it, engine/position.py)."""
+    pub, plays, play_seat = view.pub, view.plays, view.play_seat
+    played, voids, qc = scan_plays(pub, plays, play_seat, view.fclass)
     partners, opps = teams(seat, hand, pub, qc)
     mine = hand  # the hand as dealt: the models read 12-card hands
     for i in range(pub[P_NPLAYED]):
@@ -232,7 +237,7 @@ def choose_call(seat, hand, legal, pub, plays, play_seat, trick_winner, fclass, 
             z151 += 0.2
     # what the finished tricks brought, once the seat knows who is with it
     if popcount(partners) + popcount(opps) == 3:
-        ours, theirs = side_eyes(seat, pub, plays, play_seat, trick_winner, partners)
+        ours, theirs = side_eyes(seat, view, partners)
         z += (ours - theirs) / 30.0
         z151 += (ours - theirs) / 30.0 - theirs / 30.0
     p = 1.0 / (1.0 + np.exp(-z))
@@ -271,8 +276,10 @@ def keep_value(c, unseen, sch, power, fclass, cmask):
 
 
 @decision_kernel
-def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
-                unseen, voids, partners, opps):
+def follow_card(seat, legal, view, rules, params, unseen, voids, partners, opps):
+    """The card of ``legal`` to follow the trick with, by the one-trick expectation (choose_card)."""
+    pub, plays, play_seat, power, fclass, cmask = view.pub, view.plays, view.play_seat, view.power, view.fclass, \
+        view.cmask
     n = pub[P_NPLAYED]
     pos = n & 3
     start = n - pos
@@ -287,14 +294,14 @@ def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, 
     e0 = trick_eyes_so_far(pub, plays)
     nb = 3 - pos
     threat = SEATS & ~partners & ~(np.int64(1) << seat)
-    q = p_partner_unknown(seat, hand, pub, partners, opps)
+    q = p_partner_unknown(seat, pub, partners, opps)
     extras = pub[P_SOLOIST] < 0
     lam = params[PI_KEEP]
     fox = params[PI_FOX]
     marriage_open = pub[P_CONTRACT] == C_MARRIAGE and pub[P_CLARIFIED] == 0
     marriage_seat = pub[P_MARRIAGE_SEAT]
     # the chance the trick stays with the current winner's holder if I do not beat it
-    p_w = survive(wcard, seat, threat, led, unseen, voids, pub, sch, power, fclass, cmask, dulle_later)
+    p_w = survive(wcard, seat, threat, led, unseen, voids, view, sch, dulle_later)
     if (partners >> wseat) & 1:
         p_keep = p_w
     elif (opps >> wseat) & 1:
@@ -304,8 +311,8 @@ def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, 
         behind_partners &= partners
         p_keep = 0.0
         if behind_partners:
-            p_keep = 0.5 * (1.0 - survive(wcard, seat, behind_partners, led, unseen, voids, pub,
-                                          sch, power, fclass, cmask, dulle_later))
+            p_keep = 0.5 * (1.0 - survive(wcard, seat, behind_partners, led, unseen, voids, view, sch,
+                                          dulle_later))
     else:
         p_keep = q * p_w
     # opponents' foxes already in the trick
@@ -326,7 +333,7 @@ def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, 
         m &= m - 1
         wins = beats(c, wcard, led, fclass, power, dulle_later)
         if wins:
-            p = survive(c, seat, threat, led, unseen, voids, pub, sch, power, fclass, cmask, dulle_later)
+            p = survive(c, seat, threat, led, unseen, voids, view, sch, dulle_later)
         else:
             p = p_keep
         e = e0 + EYES[c] + 4 * nb
@@ -354,10 +361,13 @@ def follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, 
 
 
 @inline_kernel
-def lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, lam, extras, fox):
+def lead_value(c, seat, view, sch, unseen, voids, threat, params):
     """One-trick expectation of leading c (the fallback lead)."""
+    power, fclass, cmask = view.power, view.fclass, view.cmask
+    lam = params[PI_KEEP]
+    extras = view.pub[P_SOLOIST] < 0
     k = fclass[c]
-    p = survive(c, seat, threat, k, unseen, voids, pub, sch, power, fclass, cmask, False)
+    p = survive(c, seat, threat, k, unseen, voids, view, sch, False)
     km = unseen & cmask[k]
     nk = popcount(km)
     if k == TRUMP or nk == 0:
@@ -368,19 +378,18 @@ def lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, l
     e = EYES[c] + e_follow
     v = (2.0 * p - 1.0) * e - lam * keep_value(c, unseen, sch, power, fclass, cmask)
     if extras and (c >> 1) == T_AD and k == TRUMP:
-        v -= (1.0 - p) * fox
+        v -= (1.0 - p) * params[PI_FOX]
     return v, p
 
 
 @decision_kernel
-def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
-              unseen, voids, partners, opps):
+def lead_card(seat, hand, legal, view, params, unseen, voids, partners, opps):
+    """The card of ``legal`` to lead, by the rules of the module doc (choose_card)."""
+    pub, power, fclass, cmask = view.pub, view.power, view.fclass, view.cmask
     sch = ranking(pub, power)
     me = np.int64(1) << seat
     threat = SEATS & ~partners & ~me
-    lam = params[PI_KEEP]
     extras = pub[P_SOLOIST] < 0
-    fox = params[PI_FOX]
     trumps = hand & cmask[TRUMP]
     n_trumps = popcount(trumps)
     out_trumps = unseen & cmask[TRUMP]
@@ -394,7 +403,7 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
         while m:
             c = lowest_bit_index(m)
             m &= m - 1
-            p = survive(c, seat, SEATS & ~me, fclass[c], unseen, voids, pub, sch, power, fclass, cmask, False)
+            p = survive(c, seat, SEATS & ~me, fclass[c], unseen, voids, view, sch, False)
             v = 30.0 * p + keep_value(c, unseen, sch, power, fclass, cmask) + EYES[c] * 0.2
             if v < best_v:
                 best_v = v
@@ -426,7 +435,7 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
             continue
         if EYES[c] < 10 and cmask[TRUMP] != 0:
             continue
-        p = survive(c, seat, threat, k, unseen, voids, pub, sch, power, fclass, cmask, False)
+        p = survive(c, seat, threat, k, unseen, voids, view, sch, False)
         if p >= params[PI_ACE]:
             v = p * 100.0 + popcount(unseen & cmask[k])
             if v > best_v:
@@ -481,7 +490,7 @@ def lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, ru
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
-        v, p = lead_value(c, seat, pub, sch, power, fclass, cmask, unseen, voids, threat, lam, extras, fox)
+        v, p = lead_value(c, seat, view, sch, unseen, voids, threat, params)
         if v > best_v:
             best_v = v
             best = c
@@ -494,33 +503,29 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     if d & (d - 1) == 0:
         return lowest_bit_index(legal)
     played, voids, qc = scan_plays(pub, plays, play_seat, fclass)
-    return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
-                       played, voids, qc)
+    return choose_card(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
+                       params, played, voids, qc)
 
 
 @inline_kernel
-def card_scanned(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params, played, voids,
-                 qc):
-    """``card`` given what cardcount.scan_plays would find in the cards so far (pimc's rollouts
-    keep it up to date card by card instead of scanning every card at every decision)."""
+def card_scanned(seat, hand, legal, view, rules, params, played, voids, qc):
+    """``card`` at the position ``view`` (engine/position.py) given what cardcount.scan_plays would
+    find in the cards so far (pimc's rollouts keep it up to date card by card instead of scanning
+    every card at every decision)."""
     d = distinct(legal)
     if d & (d - 1) == 0:
         return lowest_bit_index(legal)
-    return choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
-                       played, voids, qc)
+    return choose_card(seat, hand, legal, view, rules, params, played, voids, qc)
 
 
 @inline_kernel  # inlined: a call passing its nine arrays cost a twelfth of the card decision
-def choose_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params, played, voids,
-                qc):
+def choose_card(seat, hand, legal, view, rules, params, played, voids, qc):
     """The card for a seat with a real choice; (played, voids, qc) as cardcount.scan_plays gives them."""
     unseen = deck_cards(rules) & ~played & ~hand
-    partners, opps = teams(seat, hand, pub, qc)
-    if pub[P_NPLAYED] & 3 == 0:
-        return lead_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
-                         unseen, voids, partners, opps)
-    return follow_card(seat, hand, legal, pub, plays, play_seat, power, fclass, cmask, rules, params,
-                       unseen, voids, partners, opps)
+    partners, opps = teams(seat, hand, view.pub, qc)
+    if view.pub[P_NPLAYED] & 3 == 0:
+        return lead_card(seat, hand, legal, view, params, unseen, voids, partners, opps)
+    return follow_card(seat, legal, view, rules, params, unseen, voids, partners, opps)
 
 
 # ---------------------------------------------------------------- calibration (Python)

@@ -40,7 +40,7 @@ from ..engine.bits import lowest_bit_index
 from ..engine.cards import C_NORMAL, C_SOLO_BASE
 from ..engine.layout import P_DEALER, P_NPLAYED, P_TURN, PUBLIC_LEN
 from ..engine.play import setup_deal
-from ..engine.position import stack_position
+from ..engine.position import View, stack_position
 from ..engine.jit import inline_kernel, kernel
 from ..engine.stack import stack_zeros
 from ..validation import SimulationError
@@ -153,23 +153,22 @@ def state_value(x):
 
 
 @kernel
-def cards_allowed(hand, pub, plays, fclass, cmask):
-    """The cards of ``hand`` that may be played now (engine/play.legal_mask from the public state:
-    follow the led card's class if the hand can)."""
-    n = pub[P_NPLAYED]
+def cards_allowed(hand, view):
+    """The cards of ``hand`` that may be played now at the position ``view`` (engine/play.legal_mask
+    from the public state: follow the led card's class if the hand can)."""
+    n = view.pub[P_NPLAYED]
     if n & 3 == 0:
         return hand
-    follow = hand & cmask[fclass[plays[n & ~3]]]
+    follow = hand & view.cmask[view.fclass[view.plays[n & ~3]]]
     return follow if follow else hand
 
 
 @kernel
-def value_call(seat, hand, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, call_value):
+def value_call(seat, hand, view, rules, call_value):
     """1 (Re or Kontra) when the value head expects at least ``call_value`` points for the seat
-    at this call opportunity, else 0."""
+    at this call opportunity (the position ``view``), else 0."""
     x = stack_zeros(N_FEATURES, np.float32)
-    cards = cards_allowed(hand, pub, plays, fclass, cmask)
-    card_features(seat, hand, cards, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, x)
+    card_features(seat, hand, cards_allowed(hand, view), view, rules, x)
     return 1 if state_value(x) >= call_value else 0
 
 
@@ -182,7 +181,8 @@ def opening_value(seat, hand, dealer, contract, rules):
     x = stack_zeros(N_FEATURES, np.float32)
     hands[seat] = hand
     setup_deal(st, hands, dealer, contract, seat, 0, power, fclass, cmask)
-    card_features(seat, hand, hand, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask, rules, x)
+    card_features(seat, hand, hand, View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask), rules,
+                  x)
     return state_value(x)
 
 
@@ -195,11 +195,12 @@ def value_keeps_solo(seat, hand, kind, dealer, rules, margin):
 
 
 @kernel
-def net_card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules):
-    """The legal card of the kind the network scores highest (the lowest kind on a tie)."""
+def net_card(seat, hand, legal, view, rules):
+    """The legal card of the kind the network scores highest (the lowest kind on a tie) at the
+    position ``view`` (engine/position.py)."""
     x = stack_zeros(N_FEATURES, np.float32)
     logits = stack_zeros(N_KINDS, np.float32)
-    card_features(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, x)
+    card_features(seat, hand, legal, view, rules, x)
     policy_logits(x, logits)
     best = -1
     best_v = np.float32(-3.0e38)
@@ -232,7 +233,7 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     if params[NP_CALLS] > 0 and (legal >> 1) & 1:  # Re or Kontra may be said: the value head,
         if pub[P_TURN] != seat:  # just before the seat's own card (the position it learned from)
             return 0
-        return value_call(seat, hand, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+        return value_call(seat, hand, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
                           params[NP_CALL_VALUE])
     return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                           HPARAMS, rng)
@@ -243,4 +244,4 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     cands = distinct(legal)
     if cands & (cands - 1) == 0:
         return lowest_bit_index(legal)
-    return net_card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    return net_card(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules)

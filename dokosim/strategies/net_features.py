@@ -1,6 +1,7 @@
 """What the ``net`` player sees of a card decision, as a float32 vector: the one encoding of the
-network's input, computed from the arguments every strategy's ``card`` gets (so the simulator,
-``dokosim train data`` and the Game API compute the same vector).
+network's input, computed from what every strategy's ``card`` gets (the seat, its hand, the legal
+cards and the position as the seat sees it, a ``View``: engine/position.py), so the simulator,
+``dokosim train data`` and the Game API compute the same vector.
 
 Card kinds: 24 (card index // 2, cards.py). Seats are relative to the deciding seat: r = (seat'
 - seat) mod 4, so r = 0 is the seat itself, 1 the next to play after it. Blocks (offset, length):
@@ -55,9 +56,11 @@ def kinds_into(out, at, mask, scale):
 
 
 @kernel
-def card_features(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, out):
+def card_features(seat, hand, legal, view, rules, out):
     """The features of ``seat``'s card decision (the module's table) into float32 ``out``
-    (N_FEATURES), from a strategy's ``card`` arguments."""
+    (N_FEATURES), from a strategy's ``card`` arguments (``view``: the position as the seat sees it)."""
+    pub, plays, play_seat, trick_winner, power, fclass = view.pub, view.plays, view.play_seat, \
+        view.trick_winner, view.power, view.fclass
     for i in range(N_FEATURES):
         out[i] = 0.0
     n = pub[P_NPLAYED]
@@ -67,7 +70,7 @@ def card_features(seat, hand, legal, pub, plays, play_seat, trick_winner, power,
         c = lowest_bit_index(m)
         m &= m - 1
         out[F_LEGAL + (c >> 1)] = 1.0
-    m = cmask[TRUMP]
+    m = view.cmask[TRUMP]
     while m:
         c = lowest_bit_index(m)
         m &= m - 1

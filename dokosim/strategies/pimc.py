@@ -20,24 +20,29 @@ poverty acceptance and calls are searched too (pimc_bids.py: each option's mean 
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ..engine.cards import CONTRACT_IS_SOLO
 from ..engine.bits import lowest_bit_index, popcount
-from ..engine.jit import inline_kernel, kernel
+from ..engine.jit import decision_kernel, inline_kernel, kernel
 from ..engine.layout import (
     H_CONTRACT, H_RE_MASK, H_SOLOIST, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_LEVEL_KO,
     P_LEVEL_RE, P_NPLAYED, P_POVERTY_SEAT, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE,
     ST_LEN,
 )
 from ..engine.play import legal_mask, play_card
+from ..engine.position import View
 from ..engine.scoring import score_deal, settle
 from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
 from .cardcount import distinct, scan_card
 from .common import EX_ACCEPT
 from .net import net_card
-from .pimc_bids import CALL_MARGIN_SE, HPARAMS, acceptance_values, call_values, play_scanned, reservation_values
+from .pimc_bids import (
+    CALL_MARGIN_SE, HPARAMS, Rollout, acceptance_values, call_values, play_scanned, reservation_values,
+)
 from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
 NAME = "pimc"
@@ -81,6 +86,11 @@ PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "m
                 "rollout_net": (0, 1, "integer")}
 (PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS,
  PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_SEARCH_CALLS, PI_ACCEPT_TRUMPS, PI_ROLLOUT_NET) = range(14)
+
+# A card search's scratch, allocated once per decision (search_sums): the ``Rollout`` the sampled
+# deals are played on (pimc_bids.py), the solver's workspace and table (one word each when the
+# search does not solve) and the card values a solve gives.
+Scratch = namedtuple("Scratch", ("ro", "ws", "tt", "values"))
 
 
 @inline_kernel
@@ -133,19 +143,17 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
                               rules, HPARAMS, rng)
     if pub[P_NPLAYED] & 3 or legal == 0:
         return 0  # decided between tricks, as heuristic decides
-    return search_call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
+    return search_call(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
                        int(params[PI_BID_SAMPLES]), params[PI_SOLO_SCREEN], rng)
 
 
 @kernel
-def search_call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                screen, rng):
+def search_call(seat, hand, legal, view, rules, n_samples, screen, rng):
     """The lowest legal level when calling it now gains on the mean rollout score, by at least
     CALL_MARGIN_SE standard errors of that gain (pimc_bids.call_values), else 0."""
     level = lowest_bit_index(legal)
     sums = np.zeros(3, dtype=np.float64)
-    call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                screen, rng, sums)
+    call_values(seat, hand, level, view, rules, n_samples, screen, rng, sums)
     return level if worth_calling(sums, n_samples) else 0
 
 
@@ -167,10 +175,8 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     if popcount(hand) < params[PI_MIN_CARDS]:
         return heuristic.card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask,
                               rules, HPARAMS, rng)
-    return search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
-                  int(params[PI_SAMPLES]), params[PI_EYE_WEIGHT], int(params[PI_SOLVE_TRICKS]),
-                  int(params[PI_NODE_LIMIT]), int(params[PI_ROLLOUT_SOLVE]), params[PI_EXTRAS] > 0,
-                  int(params[PI_TABLE_BITS]), params[PI_ROLLOUT_NET] > 0, rng)
+    return search(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules, params,
+                  rng)
 
 
 @kernel
@@ -205,51 +211,60 @@ def extra_points(st, seat, items):
             - items[1 - mine, I_FOX] - items[1 - mine, I_DOPPELKOPF] - items[1 - mine, I_CHARLIE])
 
 
-@kernel
-def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, handover, extras,
-             by_net, ws, tt, st, h2, items, res, rng, played, voids, qc):
-    """The value for ``seat`` of card ``c`` on one deal (``base``, ``hs``, the cards so far in ``pl2``,
-    ``ps2``, ``tw2``) by a rollout: the rest of the deal played by ``heuristic`` at every seat and
-    scored (its score plus ``ew`` per eye of its side's margin). At the first trick boundary from
-    ``handover`` cards played on (``4 * hand_size``: never), the solver's eyes from there instead,
-    scored by ``eyes_value`` (the rollout plays on if the solve runs past ``node_limit`` nodes);
-    with ``extras``, such a value gets the extra points of the rollout played on to the end. On
-    return ``st``, ``items`` hold the rollout's last position and scored items (when it played to
-    the end). ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards before ``c``; the
-    rollout keeps them up to date card by card (cardcount.scan_card) for heuristic.card_scanned
-    instead of rescanning every card at every decision. ``by_net``: the rollout's cards are
-    ``net``'s where it has a choice (net.net_card), not heuristic's."""
+@decision_kernel  # allocates nothing: no reference counting (the named tuples' arrays cost a count each)
+def play_out(seat, c, sampled, rules, params, handover, sc, rng, scan):
+    """The value for ``seat`` of card ``c`` on one deal (the position ``sampled``) by a rollout on
+    ``sc.ro`` (a ``Scratch``): the rest of the deal played by ``heuristic`` at every seat and
+    scored (its score plus ``params[PI_EYE_WEIGHT]`` per eye of its side's margin). At the first
+    trick boundary from ``handover`` cards played on (``4 * hand_size``: never), the solver's eyes
+    from there instead, scored by ``eyes_value`` (the rollout plays on if the solve runs past
+    ``params[PI_NODE_LIMIT]`` nodes); with ``params[PI_EXTRAS]``, such a value gets the extra points
+    of the rollout played on to the end. On return ``sc.ro`` holds the rollout's last position and
+    scored items (when it played to the end). ``scan``: (played, voids, qc), cardcount.scan_plays
+    of the cards before ``c``; the rollout keeps it up to date card by card (cardcount.scan_card)
+    for heuristic.card_scanned instead of rescanning every card at every decision. With
+    ``params[PI_ROLLOUT_NET]`` the rollout's cards are ``net``'s where it has a choice
+    (net.net_card), not heuristic's."""
+    pos = sc.ro.pos
+    st, h2, pl2, ps2, tw2, power, fclass, cmask = pos
+    items = sc.ro.items
+    ws, tt = sc.ws, sc.tt
+    ew = params[PI_EYE_WEIGHT]
+    node_limit = int(params[PI_NODE_LIMIT])
+    by_net = params[PI_ROLLOUT_NET] > 0
+    played, voids, qc = scan
+    base = sampled.st
     total = 4 * base[P_HAND_SIZE]
     for i in range(ST_LEN):
         st[i] = base[i]
     for s in range(4):
-        h2[s] = hs[s]
+        h2[s] = sampled.hands[s]
     k = st[P_NPLAYED]
-    play_card(st, h2, c, pl2, ps2, tw2, power, fclass, cmask, rules)
+    play_card(pos, c, rules)
     played, voids, qc = scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+    view = View(st[:PUBLIC_LEN], pl2, ps2, tw2, power, fclass, cmask)
     solved = False
     dd = 0.0
     while st[P_NPLAYED] < total:
         if st[P_NPLAYED] >= handover and (st[P_NPLAYED] & 3) == 0:
             handover = total  # one try: past the node limit the rollout plays on
-            load_position(ws, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules)
+            load_position(ws, pos, rules)
             ws[W_LIMIT] = ws[W_NODES] + node_limit if node_limit > 0 else 0
             eyes = solve_eyes(ws, tt)
             if ws[W_ABORTED] == 0:
                 dd = eyes_value(st, seat, eyes, ew, items)
-                if not extras:
+                if not params[PI_EXTRAS] > 0:
                     return dd
                 solved = True
         s = st[P_TURN]
         lg = legal_mask(st, h2[s], pl2, fclass, cmask)
         cands = distinct(lg)
         if by_net and cands & (cands - 1):
-            d = net_card(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, tw2, power, fclass, cmask, rules)
+            d = net_card(s, h2[s], lg, view, rules)
         else:
-            d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask,
-                                       rules, HPARAMS, played, voids, qc)
-        played, voids, qc = play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids,
-                                         qc)
+            d = heuristic.card_scanned(s, h2[s], lg, view, rules, HPARAMS, played, voids, qc)
+        played, voids, qc = play_scanned(pos, d, lg, rules, played, voids, qc)
+    res = sc.ro.res
     score_deal(st, pl2, ps2, tw2, items, res)
     if solved:
         return dd + extra_points(st, seat, items)
@@ -260,20 +275,25 @@ def play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, 
     return res[RES_SCORE + seat] + ew * margin
 
 
-@kernel
-def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
-                 rollout_solve, extras, by_net, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc):
-    """Add to ``sums[c]`` the value for ``seat`` of each candidate card c of ``cands`` on one deal: the
-    position ``base`` (public part and hidden fields), the hands ``hs``, the cards so far in ``pl2``,
-    ``ps2``, ``tw2``. With ``solving``, the double-dummy solver's values (``solve_card_values`` with
-    the workspace ``ws`` and table ``tt``, scored by ``eyes_value``; with ``extras``, plus the extra
-    points of a rollout after the card), unless the solve runs past ``node_limit`` nodes (0: no
-    limit); else a rollout per card (``play_out``; with ``rollout_solve`` > 0 handing over to the
-    solver once that many tricks are left). ``values``, ``st``, ``h2``, ``items``, ``res``: scratch.
-    ``played``, ``voids``, ``qc``: cardcount.scan_plays of the cards so far. Returns True when the solver gave the values."""
+@decision_kernel
+def value_sample(seat, cands, sampled, rules, params, sc, rng, sums, scan):
+    """Add to ``sums[c]`` the value for ``seat`` of each candidate card c of ``cands`` on one deal:
+    the position ``sampled`` (public part, hidden fields, every hand). While the seat holds at
+    most ``params[PI_SOLVE_TRICKS]`` cards, the double-dummy solver's values (``solve_card_values``
+    with the workspace ``sc.ws`` and table ``sc.tt``, scored by ``eyes_value``; with
+    ``params[PI_EXTRAS]``, plus the extra points of a rollout after the card), unless the solve
+    runs past ``params[PI_NODE_LIMIT]`` nodes (0: no limit); else a rollout per card
+    (``play_out``; with ``params[PI_ROLLOUT_SOLVE]`` > 0 handing over to the solver once that many
+    tricks are left). ``sc``: the search's ``Scratch``; ``scan``: (played, voids, qc),
+    cardcount.scan_plays of the cards so far. Returns True when the solver gave the values."""
+    base = sampled.st
+    ws, tt, values, items = sc.ws, sc.tt, sc.values, sc.ro.items
+    ew = params[PI_EYE_WEIGHT]
+    node_limit = int(params[PI_NODE_LIMIT])
+    rollout_solve = int(params[PI_ROLLOUT_SOLVE])
     total = 4 * base[P_HAND_SIZE]
-    if solving:
-        load_position(ws, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules)
+    if popcount(sampled.hands[seat]) <= int(params[PI_SOLVE_TRICKS]):
+        load_position(ws, sampled, rules)
         ws[W_LIMIT] = ws[W_NODES] + node_limit if node_limit > 0 else 0
         solve_card_values(ws, tt, values)
         if ws[W_ABORTED] == 0:
@@ -282,10 +302,9 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
                 c = lowest_bit_index(m)
                 m &= m - 1
                 v = eyes_value(base, seat, values[c], ew, items)
-                if extras:
-                    play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit, total,
-                             False, by_net, ws, tt, st, h2, items, res, rng, played, voids, qc)
-                    v += extra_points(st, seat, items)
+                if params[PI_EXTRAS] > 0:
+                    play_out(seat, c, sampled, rules, params, total, sc, rng, scan)
+                    v += extra_points(sc.ro.pos.st, seat, items)
                 sums[c] += v
             return True
     handover = total - 4 * rollout_solve if rollout_solve > 0 else total
@@ -293,18 +312,16 @@ def value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rul
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
-        sums[c] += play_out(seat, c, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, node_limit,
-                            handover, extras, by_net, ws, tt, st, h2, items, res, rng, played, voids, qc)
+        sums[c] += play_out(seat, c, sampled, rules, params, handover, sc, rng, scan)
     return False
 
 
 @kernel
-def search(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-           ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng):
-    """The card with the best average over n_samples sampled deals (see the module doc)."""
+def search(seat, hand, legal, view, rules, params, rng):
+    """The card with the best average over ``params[PI_SAMPLES]`` sampled deals (see the module doc;
+    ``view``: the position as the seat sees it, engine/position.py)."""
     sums = np.zeros(48, dtype=np.float64)
-    search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng, sums)
+    search_sums(seat, hand, legal, view, rules, params, rng, sums)
     return best_candidate(sums, distinct(legal))
 
 
@@ -324,26 +341,21 @@ def best_candidate(sums, cands):
 
 
 @kernel
-def search_sums(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                ew, solve_tricks, node_limit, rollout_solve, extras, table_bits, by_net, rng, sums):
+def search_sums(seat, hand, legal, view, rules, params, rng, sums):
     """Add to ``sums[c]`` the value of each candidate card ``c`` (one card of each legal kind,
-    ``distinct(legal)``) summed over n_samples sampled deals: the search's verdict on every card,
-    which ``search`` takes the best of (and ``dokosim train data`` records, divided by n_samples)."""
+    ``distinct(legal)``) summed over ``params[PI_SAMPLES]`` sampled deals: the search's verdict on
+    every card, which ``search`` takes the best of (and ``dokosim train data`` records, divided by
+    the samples). ``params``: pimc's parameter vector."""
     cands = distinct(legal)
-    unseen, cap0, cap, played, voids, qc, must_qc, no_qc, qc_seat = sampling_setup(
-        seat, hand, pub, plays, play_seat, fclass, rules, True)
-    base, st, hs, pl2, ps2, tw2 = sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask)
-    h2 = np.zeros(4, dtype=np.int64)
-    items = np.zeros((2, N_ITEMS), dtype=np.int64)
-    res = np.zeros(RES_LEN, dtype=np.int64)
-    solving = popcount(hand) <= solve_tricks
+    sampling, scan = sampling_setup(seat, hand, view, rules, True)
+    sampled, rollout = sampled_position(view)
     # the solver's scratch, for this decision only (so that no state outlives it)
-    scratch = solving or rollout_solve > 0
-    ws = np.zeros(W_LEN if scratch else 1, dtype=np.int64)
-    tt = np.zeros((2 << table_bits) if scratch else 2, dtype=np.int64)
-    values = np.zeros(48, dtype=np.int64)
-    for _ in range(n_samples):
-        deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
-        set_hidden(base, hs, qc, seat)
-        value_sample(seat, cands, base, hs, pl2, ps2, tw2, power, fclass, cmask, rules, ew, solving, node_limit,
-                     rollout_solve, extras, by_net, ws, tt, values, st, h2, items, res, rng, sums, played, voids, qc)
+    table_bits = int(params[PI_TABLE_BITS])
+    scratch = popcount(hand) <= int(params[PI_SOLVE_TRICKS]) or int(params[PI_ROLLOUT_SOLVE]) > 0
+    sc = Scratch(Rollout(rollout, np.zeros((2, N_ITEMS), dtype=np.int64), np.zeros(RES_LEN, dtype=np.int64)),
+                 np.zeros(W_LEN if scratch else 1, dtype=np.int64),
+                 np.zeros((2 << table_bits) if scratch else 2, dtype=np.int64), np.zeros(48, dtype=np.int64))
+    for _ in range(int(params[PI_SAMPLES])):
+        deal_unseen(rng, seat, hand, sampling, view.cmask, sampled.hands)
+        set_hidden(sampled.st, sampled.hands, scan[2], seat)
+        value_sample(seat, cands, sampled, rules, params, sc, rng, sums, scan)

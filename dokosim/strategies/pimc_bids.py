@@ -25,34 +25,41 @@ pimc's card search), so an option's value is its score with the calls made so fa
   and at least CALL_MARGIN_SE standard errors (24 deals are few, and a call doubles the stake).
 
 The deals come from the deal's random stream, so runs stay reproducible.
+
+A rollout plays on a ``Rollout``: the position it plays (engine/position.py) and the arrays the
+deal's scoring fills (``score_deal``'s items and result).
 """
+from collections import namedtuple
+
 import numpy as np
 
-from ..engine.cards import C_POVERTY, C_SOLO_BASE, CLASS_MASK, SCHEME_NORMAL, SOLO_SCHEME
+from ..engine.cards import C_POVERTY, C_SOLO_BASE, SCHEME_NORMAL, SOLO_SCHEME
 from ..engine.bits import lowest_bit_index, popcount
 from ..engine.deal import (
     NORMAL_TRUMPS, exchange_cards, may_declare_poverty, poverty_pass_error, poverty_return_error,
     reservation_options, resolve_reservations,
 )
-from ..engine.jit import inline_kernel, kernel
+from ..engine.jit import decision_kernel, inline_kernel, kernel
 from ..engine.layout import (
     P_COMPULSORY, P_CONTRACT, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_POVERTY_SEAT, P_SCHEME, P_SOLOIST, P_TURN, PUBLIC_LEN, REDEAL, RES_HEALTHY, RES_LEN,
     RES_MARRIAGE, RES_POVERTY, RES_SCORE, RES_THROW_IN, ST_LEN, N_ITEMS,
 )
-from ..engine.play import apply_piglets, legal_mask, make_call, new_position, play_card, setup_deal, setup_poverty
+from ..engine.play import apply_piglets, legal_mask, make_call, play_card, setup_deal, setup_poverty
+from ..engine.position import View, new_position
 from ..engine.scoring import score_deal
 from . import heuristic
 from .cardcount import scan_card, scan_plays
 from .common import EX_ACCEPT, EX_PASS, EX_RETURN, default_pass, default_return
-from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
+from .sampler import NORMAL_CLASSES, deal_unseen, sampled_position, sampling_setup, set_hidden
+
+Rollout = namedtuple("Rollout", ("pos", "items", "res"))
 
 # heuristic's defaults, for the rollouts and for the decisions pimc leaves to heuristic
 HPARAMS = np.zeros(16, dtype=np.float64)
 for _i, _v in enumerate(heuristic.PARAMS.values()):
     HPARAMS[_i] = _v[0]
 del _i, _v
-NORMAL_CLASSES = CLASS_MASK[SCHEME_NORMAL].copy()  # the sampler deals class by class: any full partition
 POVERTY_TRIES = 200  # sampled deals tried for one whose poor player may declare poverty
 CALL_TRIES = 64  # sampled deals tried for one that fits the bids and calls (call_values)
 CALL_MARGIN_SE = 2.0  # a call's mean gain must reach this many standard errors (search_call)
@@ -62,33 +69,35 @@ CALL_MARGIN_SE = 2.0  # a call's mean gain must reach this many standard errors 
 SOLO_DECLARED_CHANCE = 0.2
 
 
-@kernel
-def roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, res):
-    """``seat``'s score when the deal at ``st`` (hands ``h2``, cards so far in ``pl2``, ``ps2``,
-    ``tw2``) is played to the end by ``heuristic`` at every seat, without calls."""
+@decision_kernel  # allocates nothing: no reference counting (the named tuples' arrays cost a count each)
+def roll_out(seat, ro, rules):
+    """``seat``'s score when the deal at ``ro.pos`` (a ``Rollout``) is played to the end by
+    ``heuristic`` at every seat, without calls."""
+    pos = ro.pos
+    st, h2, pl2, ps2, tw2, power, fclass, cmask = pos
     total = 4 * st[P_HAND_SIZE]
-    played, voids, qc = scan_plays(st[:PUBLIC_LEN], pl2, ps2, fclass)
+    view = View(st[:PUBLIC_LEN], pl2, ps2, tw2, power, fclass, cmask)
+    played, voids, qc = scan_plays(view.pub, pl2, ps2, fclass)
     while st[P_NPLAYED] < total:
         s = st[P_TURN]
         lg = legal_mask(st, h2[s], pl2, fclass, cmask)
-        d = heuristic.card_scanned(s, h2[s], lg, st[:PUBLIC_LEN], pl2, ps2, power, fclass, cmask, rules,
-                                   HPARAMS, played, voids, qc)
-        played, voids, qc = play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids,
-                                         qc)
-    score_deal(st, pl2, ps2, tw2, items, res)
-    return res[RES_SCORE + seat]
+        d = heuristic.card_scanned(s, h2[s], lg, view, rules, HPARAMS, played, voids, qc)
+        played, voids, qc = play_scanned(pos, d, lg, rules, played, voids, qc)
+    score_deal(st, pl2, ps2, tw2, ro.items, ro.res)
+    return ro.res[RES_SCORE + seat]
 
 
 @inline_kernel
-def play_scanned(st, h2, d, lg, pl2, ps2, tw2, power, fclass, cmask, rules, played, voids, qc):
-    """A rollout's step: play ``d`` at ``st`` (the lowest card of the legal ``lg`` instead when
-    ``d`` is not one of them) and return the scan (played, voids, qc: cardcount.scan_plays)
-    brought up to date with it (cardcount.scan_card)."""
+def play_scanned(pos, d, lg, rules, played, voids, qc):
+    """A rollout's step: play ``d`` at the position ``pos`` (the lowest card of the legal ``lg``
+    instead when ``d`` is not one of them) and return the scan (played, voids, qc:
+    cardcount.scan_plays) brought up to date with it (cardcount.scan_card)."""
     if d < 0 or not (lg >> d) & 1:
         d = lowest_bit_index(lg)
-    k = st[P_NPLAYED]
-    play_card(st, h2, d, pl2, ps2, tw2, power, fclass, cmask, rules)
-    return scan_card(pl2[k], ps2[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
+    k = pos.st[P_NPLAYED]
+    play_card(pos, d, rules)
+    pl2, fclass = pos.plays, pos.fclass
+    return scan_card(pl2[k], pos.play_seat[k], fclass[pl2[k]], fclass[pl2[k & ~3]], played, voids, qc)
 
 
 @kernel
@@ -118,26 +127,29 @@ def heuristic_poverty(poor, h2, pubx, rules, rng, first_asked, seat, accept):
     return -1, 0
 
 
-@kernel
-def contract_value(seat, contract, declarer, partner, trumps_back, dealer, h2, rules, st, pl2, ps2, tw2, power,
-                   fclass, cmask, items, res):
+@decision_kernel
+def contract_value(seat, contract, declarer, partner, trumps_back, dealer, ro, rules):
     """``seat``'s rollout score of ``contract`` (declared by ``declarer``; a poverty's acceptor
-    ``partner`` got ``trumps_back`` trumps back) on the hands ``h2``; a redeal is worth 0."""
+    ``partner`` got ``trumps_back`` trumps back) on the hands ``ro.pos.hands`` (``ro``: the
+    ``Rollout`` it is played on); a redeal is worth 0."""
     if contract == REDEAL or (contract == C_POVERTY and partner < 0):
         return 0
+    st, h2, _, _, _, power, fclass, cmask = ro.pos
     setup_deal(st, h2, dealer, contract, declarer, False, power, fclass, cmask)
     if contract == C_POVERTY:
         setup_poverty(st, declarer, partner, trumps_back)
     apply_piglets(st, h2, rules, power)
-    return roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, res)
+    return roll_out(seat, ro, rules)
 
 
 @kernel
-def option_values(seat, cand, hs, choices, dealer, pubx, rules, rng, sums, st, h2, pl2, ps2, tw2, power, fclass,
-                  cmask, out, items, res):
+def option_values(seat, cand, hs, choices, pubx, rules, rng, sums, ro):
     """Add to ``sums[o]`` ``seat``'s rollout score of each reservation ``o`` of ``cand`` on the deal
-    ``hs``, the other seats reserving ``choices`` (one sample of ``reservation_values``; the rest
-    is scratch)."""
+    ``hs``, the other seats reserving ``choices`` (one sample of ``reservation_values``; ``pubx``:
+    the public state, ``ro``: the ``Rollout`` the contracts are played on)."""
+    dealer = pubx[P_DEALER]
+    h2 = ro.pos.hands
+    out = np.zeros(2, dtype=np.int64)
     m = cand
     while m:
         o = lowest_bit_index(m)
@@ -150,8 +162,7 @@ def option_values(seat, cand, hs, choices, dealer, pubx, rules, rng, sums, st, h
         trumps_back = 0
         if out[0] == C_POVERTY:
             partner, trumps_back = heuristic_poverty(out[1], h2, pubx, rules, rng, 1, -1, 0)
-        sums[o] += contract_value(seat, out[0], out[1], partner, trumps_back, dealer, h2, rules, st, pl2, ps2, tw2,
-                                  power, fclass, cmask, items, res)
+        sums[o] += contract_value(seat, out[0], out[1], partner, trumps_back, dealer, ro, rules)
 
 
 @kernel
@@ -170,26 +181,22 @@ def reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, 
             cand |= np.int64(1) << o
     if cand & (cand - 1) == 0:
         return cand
-    st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
-    unseen, cap0, cap, _, voids, _, must_qc, no_qc, qc_seat = sampling_setup(
-        seat, hand, pub, pl2, ps2, fclass, rules, False)  # nothing played, the parties unknown
-    h2 = np.zeros(4, dtype=np.int64)
+    ro = Rollout(new_position(), np.zeros((2, N_ITEMS), dtype=np.int64), np.zeros(RES_LEN, dtype=np.int64))
+    pos = ro.pos  # nothing played yet, the parties unknown: sampling_setup reads no more than pub
+    sampling, _ = sampling_setup(seat, hand, View(pub, pos.plays, pos.play_seat, pos.trick_winner, pos.power,
+                                                  pos.fclass, pos.cmask), rules, False)
+    hs = np.zeros(4, dtype=np.int64)
     choices = np.zeros(4, dtype=np.int64)
-    out = np.zeros(2, dtype=np.int64)
-    items = np.zeros((2, N_ITEMS), dtype=np.int64)
-    res = np.zeros(RES_LEN, dtype=np.int64)
     pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
-        deal_unseen(rng, seat, hand, unseen, cap0, voids, NORMAL_CLASSES, must_qc, no_qc, qc_seat, hs,
-                        cap)
+        deal_unseen(rng, seat, hand, sampling, NORMAL_CLASSES, hs)
         pubx[P_POVERTY_SEAT] = -1
         for s in range(4):
             if s != seat:
                 opts = reservation_options(hs[s], rules)
                 ch = heuristic.reserve(s, hs[s], opts, pubx, rules, HPARAMS, rng)
                 choices[s] = ch if 0 <= ch < 63 and (opts >> ch) & 1 else 0
-        option_values(seat, cand, hs, choices, dealer, pubx, rules, rng, sums, st, h2, pl2, ps2, tw2, power, fclass,
-                      cmask, out, items, res)
+        option_values(seat, cand, hs, choices, pubx, rules, rng, sums, ro)
     return cand
 
 
@@ -216,17 +223,16 @@ def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
     poor = pub[P_POVERTY_SEAT]
     dealer = pub[P_DEALER]
     first_asked = (seat - poor) & 3
-    st, hs, pl2, ps2, tw2, power, fclass, cmask = new_position()
-    unseen, cap0, cap, _, voids, _, must_qc, no_qc, qc_seat = sampling_setup(
-        seat, hand, pub, pl2, ps2, fclass, rules, False)  # nothing played, the parties unknown
-    h2 = np.zeros(4, dtype=np.int64)
-    items = np.zeros((2, N_ITEMS), dtype=np.int64)
-    res = np.zeros(RES_LEN, dtype=np.int64)
+    ro = Rollout(new_position(), np.zeros((2, N_ITEMS), dtype=np.int64), np.zeros(RES_LEN, dtype=np.int64))
+    pos = ro.pos  # nothing played yet, the parties unknown: sampling_setup reads no more than pub
+    sampling, _ = sampling_setup(seat, hand, View(pub, pos.plays, pos.play_seat, pos.trick_winner, pos.power,
+                                                  pos.fclass, pos.cmask), rules, False)
+    hs = np.zeros(4, dtype=np.int64)
+    h2 = ro.pos.hands
     pubx = pub[:PUBLIC_LEN].copy()  # the seats' public state as the sampled deals change it
     for _ in range(n_samples):
         for _try in range(POVERTY_TRIES):
-            deal_unseen(rng, seat, hand, unseen, cap0, voids, NORMAL_CLASSES, must_qc, no_qc, qc_seat, hs,
-                        cap)
+            deal_unseen(rng, seat, hand, sampling, NORMAL_CLASSES, hs)
             if may_declare_poverty(hs[poor]):
                 break
         make_poor(hs, poor, seat)
@@ -234,8 +240,7 @@ def acceptance_values(seat, hand, pub, rules, n_samples, rng, sums):
             for s in range(4):
                 h2[s] = hs[s]
             partner, trumps_back = heuristic_poverty(poor, h2, pubx, rules, rng, first_asked, seat, accept)
-            sums[accept] += contract_value(seat, C_POVERTY, poor, partner, trumps_back, dealer, h2, rules, st, pl2,
-                                           ps2, tw2, power, fclass, cmask, items, res)
+            sums[accept] += contract_value(seat, C_POVERTY, poor, partner, trumps_back, dealer, ro, rules)
 
 
 @kernel
@@ -277,27 +282,27 @@ def fits_the_bids(pub, hs, played_by, seat, screen):
 
 
 @kernel
-def call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules, n_samples,
-                screen, rng, sums):
+def call_values(seat, hand, level, view, rules, n_samples, screen, rng, sums):
     """Add to ``sums[0]`` and ``sums[1]`` ``seat``'s rollout score without a call and with a call
-    of ``level`` now (between tricks), and to ``sums[2]`` the square of their difference, over
-    ``n_samples`` deals sampled as pimc's card search samples them and kept when they fit the
-    bids (``fits_the_bids``; after CALL_TRIES tries the last one is used)."""
-    unseen, cap0, cap, _, voids, qc, must_qc, no_qc, qc_seat = sampling_setup(
-        seat, hand, pub, plays, play_seat, fclass, rules, True)
-    base, st, hs, pl2, ps2, tw2 = sampled_position(pub, plays, play_seat, trick_winner, fclass, cmask)
-    h2 = np.zeros(4, dtype=np.int64)
+    of ``level`` now (between tricks) at the position ``view`` (as the seat sees it,
+    engine/position.py), and to ``sums[2]`` the square of their difference, over ``n_samples``
+    deals sampled as pimc's card search samples them and kept when they fit the bids
+    (``fits_the_bids``; after CALL_TRIES tries the last one is used)."""
+    pub = view.pub
+    sampling, scan = sampling_setup(seat, hand, view, rules, True)
+    sampled, rollout = sampled_position(view)
+    base, hs = sampled.st, sampled.hands
+    st, h2 = rollout.st, rollout.hands
+    ro = Rollout(rollout, np.zeros((2, N_ITEMS), dtype=np.int64), np.zeros(RES_LEN, dtype=np.int64))
     played_by = np.zeros(4, dtype=np.int64)
-    items = np.zeros((2, N_ITEMS), dtype=np.int64)
-    res = np.zeros(RES_LEN, dtype=np.int64)
     for i in range(pub[P_NPLAYED]):
-        played_by[play_seat[i]] |= np.int64(1) << plays[i]
+        played_by[view.play_seat[i]] |= np.int64(1) << view.plays[i]
     for _ in range(n_samples):
         for _try in range(CALL_TRIES):
-            deal_unseen(rng, seat, hand, unseen, cap0, voids, cmask, must_qc, no_qc, qc_seat, hs, cap)
+            deal_unseen(rng, seat, hand, sampling, view.cmask, hs)
             if fits_the_bids(pub, hs, played_by, seat, screen):
                 break
-        set_hidden(base, hs, qc, seat)
+        set_hidden(base, hs, scan[2], seat)
         value = np.zeros(2, dtype=np.float64)
         for called in range(2):
             for i in range(ST_LEN):
@@ -306,7 +311,7 @@ def call_values(seat, hand, level, pub, plays, play_seat, trick_winner, power, f
                 h2[s] = hs[s]
             if called:
                 make_call(st, h2, seat, level)
-            value[called] = roll_out(seat, st, h2, pl2, ps2, tw2, power, fclass, cmask, rules, items, res)
+            value[called] = roll_out(seat, ro, rules)
         sums[0] += value[0]
         sums[1] += value[1]
         sums[2] += (value[1] - value[0]) ** 2

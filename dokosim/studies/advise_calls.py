@@ -83,7 +83,7 @@ def call_advice(game, seat: int | None = None, strategy: str = DEFAULT_STRATEGY,
     ``progress(done, total)`` is called as the deals are played (a progress bar)."""
     from ..engine import game_state as gs
     from ..game.game import ACTION_NAMES, Game
-    from ..loop.advice import ask_for_calls, call_outcomes
+    from ..loop.advice import Outcomes, Player, ask_for_calls, call_outcomes
     from ..strategies.pimc import PARAMS as PIMC_PARAMS
     from ..validation import check_int
     if not isinstance(game, Game):
@@ -119,9 +119,12 @@ def call_advice(game, seat: int | None = None, strategy: str = DEFAULT_STRATEGY,
     kernel = ready(call_outcomes)
     fits = np.zeros(deals, dtype=np.int64)
 
+    answerer = Player(agent._table, agent._params)
+    no_passes = np.zeros(0, dtype=np.int64)
+
     def fill(first, scores, status):
-        kernel(g, seat, actions, calls_after == "frozen", first, seed, screen, agent._table, agent._params,
-               scores, status, fits[first:first + len(scores)])
+        kernel(g, seat, actions, calls_after == "frozen", first, seed, screen, answerer,
+               Outcomes(scores, status, fits[first:first + len(scores)], no_passes))
 
     scores, status = run_samples(fill, deals, len(actions), threads, progress)
     summary = summarize(names, scores, status, baseline=0)

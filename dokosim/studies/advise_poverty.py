@@ -117,19 +117,28 @@ def _setup(mask: int, seat: int, dealer: int, rules, strategy: str):
     return mask, seat, dealer, template, player(strategy)
 
 
-def _run(template, seat, mask, poor, offered, accepting, options, deals, seed, agent, threads, progress):
-    from ..loop.advice import IMPOSSIBLE, poverty_outcomes
+def _question(seat, mask, poor, offered, accepting, options):
+    """The kernels' loop.advice.PovertyQuestion (the options as an int64 array)."""
+    from ..loop.advice import PovertyQuestion
+    return PovertyQuestion(seat, mask, poor, offered, accepting, np.array(options, dtype=np.int64))
+
+
+def _run(template, question, deals, seed, agent, threads, progress):
+    """The outcomes of ``question`` (a loop.advice.PovertyQuestion) on ``deals`` samples of ``seed``,
+    ``agent`` at every seat: (scores, status, the passes chosen by the strategy, the share of the
+    samples that fit what the table saw)."""
+    from ..loop.advice import IMPOSSIBLE, Outcomes, Player, poverty_outcomes
     passed = np.zeros(deals, dtype=np.int64)
     fits = np.zeros(deals, dtype=np.int64)
-    opts = np.array(options, dtype=np.int64)
     kernel = ready(poverty_outcomes)
+    answerer = Player(agent._table, agent._params)
 
     def fill(first, scores, status):
         last = first + len(scores)
-        kernel(template, seat, mask, poor, offered, accepting, opts, first, seed, agent._table, agent._params,
-               scores, status, passed[first:last], fits[first:last])
+        kernel(template, question, first, seed, answerer,
+               Outcomes(scores, status, fits[first:last], passed[first:last]))
 
-    scores, status = run_samples(fill, deals, len(options), threads, progress)
+    scores, status = run_samples(fill, deals, len(question.options), threads, progress)
     if (status == IMPOSSIBLE).any():
         raise StudyError("no deal fits: the other cards cannot make a poor hand that passes these cards (it "
                          "would need more plain cards than are left)")
@@ -157,8 +166,8 @@ def accept_advice(mask: int, seat: int, poor: int, dealer: int = 3, rules="club"
         raise StudyError("offered: 3 cards the hand does not hold")
     deals, seed, threads = check_run(deals, seed, threads, progress, StudyError)
     t0 = time.time()
-    scores, status, _, fitted = _run(template, seat, mask, poor, offered, True, [0, 1], deals, seed, agent, threads,
-                                     progress)
+    scores, status, _, fitted = _run(template, _question(seat, mask, poor, offered, True, [0, 1]), deals, seed,
+                                     agent, threads, progress)
     asked = [(poor + i) % 4 for i in range(1, 4)]
     return {"kind": "poverty_accept", "hand": mask_str(mask), "seat": seat, "poor": poor, "dealer": dealer,
             "refused_before": asked[:asked.index(seat)], "offered": mask_str(offered) if offered else None,
@@ -190,7 +199,7 @@ def give_advice(mask: int, seat: int = 0, dealer: int = 3, rules="club", give=()
             raise StudyError(f"{mask_str(cards)} may not be passed: a poor player passes 3 cards of its hand, all "
                              "its trumps among them")
     # the strategy's choice on the first sampled deal names its column; the run says whether it varies
-    _, _, first, _ = _run(template, seat, mask, seat, 0, False, [0], 1, seed, agent, 1, None)
+    _, _, first, _ = _run(template, _question(seat, mask, seat, 0, False, [0]), 1, seed, agent, 1, None)
     own = int(first[0])
     chosen_by = {_kinds(own): [f"{strategy}'s choice"]}
     sets = {_kinds(own): 0}
@@ -202,8 +211,8 @@ def give_advice(mask: int, seat: int = 0, dealer: int = 3, rules="club", give=()
         if name not in chosen_by[key]:
             chosen_by[key].append(name)
     t0 = time.time()
-    scores, status, passed, fitted = _run(template, seat, mask, seat, 0, False, list(sets.values()), deals, seed,
-                                          agent, threads, progress)
+    scores, status, passed, fitted = _run(template, _question(seat, mask, seat, 0, False, list(sets.values())), deals,
+                                          seed, agent, threads, progress)
     names = [mask_str(own if cards == 0 else cards) for cards in sets.values()]
     result = summarize(names, scores, status, baseline=0)
     for name, key in zip(names, sets):

@@ -172,14 +172,14 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
 
     from dokosim.engine.cards import C_MARRIAGE, C_NORMAL, C_SOLO_BASE
     from dokosim.engine.layout import E_OK, P_TURN, R_LEN
-    from dokosim.engine.play import (
-        call_error, legal_calls, legal_mask, make_call, new_position, play_card, setup_deal,
-    )
+    from dokosim.engine.play import call_error, legal_calls, legal_mask, make_call, play_card, setup_deal
+    from dokosim.engine.position import new_position
     rng = np.random.default_rng(5)
     checked = 0
     for deal in range(300):
         perm = rng.permutation(48)
-        st, hands, plays, play_seat, trick_winner, power, fclass, cmask = new_position()
+        pos = new_position()
+        st, hands, plays, play_seat, trick_winner, power, fclass, cmask = pos
         for i, c in enumerate(perm):
             hands[i // 12] |= np.int64(1) << np.int64(c)
         holder = [s for s in range(4) if (hands[s] >> 12) & 3 == 3]  # both QC (type 6 -> cards 12, 13)
@@ -201,7 +201,7 @@ def test_legal_calls_agrees_with_call_error_in_every_reachable_state():
                     make_call(st, hands, seat, int(rng.choice(levels)))
             seat = st[P_TURN]
             legal = [c for c in range(48) if legal_mask(st, hands[seat], plays, fclass, cmask) >> c & 1]
-            play_card(st, hands, int(rng.choice(legal)), plays, play_seat, trick_winner, power, fclass, cmask, rules)
+            play_card(pos, int(rng.choice(legal)), rules)
     assert checked == 300 * 48 * 4
 
 

@@ -20,6 +20,7 @@ from dokosim.engine.layout import (
     H_RE_MASK, N_ITEMS, P_HAND_SIZE, P_NPLAYED, P_TURN, RES_EYES_RE, RES_LEN, ST_LEN,
 )
 from dokosim.engine.play import legal_mask, play_card
+from dokosim.engine.position import Position
 from dokosim.engine.scoring import score_deal
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -51,7 +52,7 @@ def minimax_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask
             continue  # the second copy of a card held twice is the same card (play_card takes either)
         for j in range(ST_LEN):
             save[n, j] = st[j]
-        play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+        play_card(Position(st, hands, plays, play_seat, trick_winner, power, fclass, cmask), c, rules)
         v = minimax_eyes(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, save,
                          items, res, budget, alpha, beta, prune)
         if v < 0:
@@ -82,7 +83,7 @@ def card_values_by(search, state):
     st0, hands0 = st.copy(), hands.copy()
     for c in range(48):
         if legal >> c & 1:
-            play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+            play_card(Position(st, hands, plays, play_seat, trick_winner, power, fclass, cmask), c, rules)
             values[c] = int(search(st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                                    save, items, res))
             if values[c] < 0:

@@ -11,6 +11,7 @@ from dokosim import Agent, Game
 from dokosim.engine import game_state as gs
 from dokosim.engine.layout import PUBLIC_LEN, R_LEN, ST_LEN
 from dokosim.engine.play import legal_mask
+from dokosim.engine.position import View
 from dokosim.strategies import net
 from dokosim.strategies.net_features import N_FEATURES, N_KINDS
 from dokosim.train.network import forward_numpy, load_weights
@@ -151,9 +152,9 @@ def test_net_plays_only_legal_cards_at_every_decision():
         fclass = g[gs.O_FCLASS:gs.O_FCLASS + 48]
         cmask = g[gs.O_CMASK:gs.O_CMASK + 5]
         legal = legal_mask(st, hands[seat], plays, fclass, cmask)
-        card = net.net_card(seat, hands[seat], legal, st[:PUBLIC_LEN], plays, g[gs.O_PSEAT:gs.O_PSEAT + 48],
-                            g[gs.O_TW:gs.O_TW + 12], g[gs.O_POWER:gs.O_POWER + 48], fclass, cmask,
-                            g[gs.O_RULES:gs.O_RULES + R_LEN])
+        view = View(st[:PUBLIC_LEN], plays, g[gs.O_PSEAT:gs.O_PSEAT + 48], g[gs.O_TW:gs.O_TW + 12],
+                    g[gs.O_POWER:gs.O_POWER + 48], fclass, cmask)
+        card = net.net_card(seat, hands[seat], legal, view, g[gs.O_RULES:gs.O_RULES + R_LEN])
         assert 0 <= card < 48 and (int(legal) >> int(card)) & 1
         decisions += 1
     assert decisions > 60 * 30

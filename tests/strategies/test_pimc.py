@@ -15,6 +15,7 @@ from dokosim.engine.layout import (
     H_RE_MASK, I_CHARLIE, I_DOPPELKOPF, I_FOX, N_ITEMS, P_HAND_SIZE, P_NPLAYED, P_TURN, PUBLIC_LEN, RES_EYES_RE, RES_LEN, RES_SCORE, RES_TRICKS_RE, ST_LEN,
 )
 from dokosim.engine.play import legal_mask
+from dokosim.engine.position import Position, View
 from dokosim.engine.scoring import score_deal
 from dokosim.solver.eyes import W_LEN
 from dokosim.records.record import replay_detail
@@ -32,28 +33,45 @@ def records():
     return [json.loads(r) for r in df["record"]]
 
 
-def scratch():
-    """The arrays value_sample takes besides the position (pimc.search allocates the same)."""
-    return dict(ws=np.zeros(W_LEN, dtype=np.int64), tt=np.zeros(2 << 14, dtype=np.int64),
-                values=np.zeros(48, dtype=np.int64), st=np.zeros(ST_LEN, dtype=np.int64),
-                h2=np.zeros(4, dtype=np.int64), items=np.zeros((2, N_ITEMS), dtype=np.int64),
-                res=np.zeros(RES_LEN, dtype=np.int64))
+def scratch(sampled):
+    """value_sample's Scratch for the position ``sampled`` (pimc.search_sums allocates the same: the
+    rollouts play on the cards so far of the sampled deal)."""
+    _, _, plays, play_seat, trick_winner, power, fclass, cmask = sampled
+    rollout = Position(np.zeros(ST_LEN, dtype=np.int64), np.zeros(4, dtype=np.int64), plays, play_seat, trick_winner,
+                       power, fclass, cmask)
+    return pimc.Scratch(pimc.Rollout(rollout, np.zeros((2, N_ITEMS), dtype=np.int64), np.zeros(RES_LEN, dtype=np.int64)),
+                        np.zeros(W_LEN, dtype=np.int64), np.zeros(2 << 14, dtype=np.int64), np.zeros(48, dtype=np.int64))
 
 
-def value_sample(state, solving, node_limit=0, rollout_solve=0, extras=False, ew=0.01, rng=(7, 11), s=None,
-                 by_net=False):
-    """pimc.value_sample on the true deal of ``state`` (every hand known): (solved, sums, rng after)."""
-    st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
+def pimc_params(solving, node_limit=0, rollout_solve=0, extras=False, ew=0.01, by_net=False):
+    """pimc's parameter vector: its defaults, the solver for every card with ``solving`` (else
+    rollouts only), and the settings given."""
+    v = np.zeros(16)
+    for i, (default, _) in enumerate(pimc.PARAMS.values()):
+        v[i] = default
+    v[pimc.PI_EYE_WEIGHT] = ew
+    v[pimc.PI_SOLVE_TRICKS] = 12 if solving else 0
+    v[pimc.PI_NODE_LIMIT] = node_limit
+    v[pimc.PI_ROLLOUT_SOLVE] = rollout_solve
+    v[pimc.PI_EXTRAS] = extras
+    v[pimc.PI_ROLLOUT_NET] = by_net
+    return v
+
+
+def value_sample(state, solving, node_limit=0, rollout_solve=0, extras=False, ew=0.01, rng=(7, 11), by_net=False):
+    """pimc.value_sample on the true deal of ``state`` (every hand known): (solved, sums, rng after,
+    the candidate cards, and a dict of the sampled position, the Scratch, the params and the rules)."""
+    *arrays, rules = (a.copy() for a in state)
+    sampled = Position(*arrays)
+    st, hands, plays, play_seat, _, _, fclass, cmask = sampled
     seat = int(st[P_TURN])
     cands = distinct(legal_mask(st, hands[seat], plays, fclass, cmask))
-    s = s or scratch()
+    sc = scratch(sampled)
+    params = pimc_params(solving, node_limit, rollout_solve, extras, ew, by_net)
     sums = np.zeros(48)
     r = np.array(rng, dtype=np.uint64)
-    solved = pimc.value_sample(seat, cands, st, hands, plays, play_seat, trick_winner, power, fclass, cmask,
-                               rules, ew, solving, node_limit, rollout_solve, extras, by_net, s["ws"], s["tt"],
-                               s["values"],
-                               s["st"], s["h2"], s["items"], s["res"], r, sums,
-                               *scan_plays(st, plays, play_seat, fclass))
+    solved = pimc.value_sample(seat, cands, sampled, rules, params, sc, r, sums, scan_plays(st, plays, play_seat, fclass))
+    s = dict(sampled=sampled, sc=sc, params=params, rules=rules, values=sc.values, items=sc.ro.items)
     return solved, sums, tuple(r), cands, s
 
 
@@ -167,12 +185,12 @@ def test_extras_come_from_a_rollout_after_each_card(records):
         st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
         seat = int(st[P_TURN])
         rng = np.array((7, 11), dtype=np.uint64)
+        sampled = Position(st, hands, plays, play_seat, trick_winner, power, fclass, cmask)
+        sc = scratch(sampled)
         for c in (c for c in range(48) if cands >> c & 1):
             dd = pimc.eyes_value(st, seat, int(s["values"][c]), 0.01, s["items"])
-            pimc.play_out(seat, c, st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules, 0.01, 0,
-                          4 * 12, False, False, s["ws"], s["tt"], s["st"], s["h2"], s["items"], s["res"], rng,
-                          *scan_plays(st, plays, play_seat, fclass))
-            assert sums[c] == dd + pimc.extra_points(s["st"], seat, s["items"])
+            pimc.play_out(seat, c, sampled, rules, s["params"], 4 * 12, sc, rng, scan_plays(st, plays, play_seat, fclass))
+            assert sums[c] == dd + pimc.extra_points(sc.ro.pos.st, seat, sc.ro.items)
         assert tuple(rng) == rng_after
         checked += 1
     assert checked == 30
@@ -186,14 +204,15 @@ def _net_playout(state, c, ew=0.01):
     from dokosim.strategies.net import net_card
     st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = (a.copy() for a in state)
     seat = int(st[P_TURN])
-    play_card(st, hands, c, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+    pos = Position(st, hands, plays, play_seat, trick_winner, power, fclass, cmask)
+    view = View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask)
+    play_card(pos, c, rules)
     while st[P_NPLAYED] < 4 * st[P_HAND_SIZE]:
         s = int(st[P_TURN])
         lg = legal_mask(st, hands[s], plays, fclass, cmask)
         kinds = distinct(lg)
-        d = net_card(s, hands[s], lg, st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask, rules) \
-            if kinds & (kinds - 1) else (int(lg) & -int(lg)).bit_length() - 1
-        play_card(st, hands, d, plays, play_seat, trick_winner, power, fclass, cmask, rules)
+        d = net_card(s, hands[s], lg, view, rules) if kinds & (kinds - 1) else (int(lg) & -int(lg)).bit_length() - 1
+        play_card(pos, d, rules)
     items = np.zeros((2, N_ITEMS), dtype=np.int64)
     res = np.zeros(RES_LEN, dtype=np.int64)
     score_deal(st, plays, play_seat, trick_winner, items, res)

@@ -68,7 +68,7 @@ def test_a_rollout_is_the_game_played_by_heuristic():
     """option_values against the Game API: the same four hands, seat 0 reserving each option,
     heuristic deciding everything else (its reservations, the poverty's exchange, every card),
     no calls; seat 0's score must be the Game's."""
-    from dokosim.engine.play import new_position
+    from dokosim.engine.position import new_position
     from dokosim.engine.layout import N_ITEMS, RES_LEN
     rules = load_rules("club")  # poverty and piglets too
     packed = rules.packed()
@@ -90,11 +90,10 @@ def test_a_rollout_is_the_game_played_by_heuristic():
         options = reservation_options(hands[0], packed)
         for o in [o for o in range(64) if (options >> o) & 1]:
             sums = np.zeros(64)
-            st, _, pl2, ps2, tw2, power, fclass, cmask = new_position()
-            pimc_bids.option_values(0, np.int64(1) << o, np.array(hands), choices.copy(), 3, pubx.copy(), packed, rng,
-                                    sums, st, np.zeros(4, dtype=np.int64), pl2, ps2, tw2, power, fclass, cmask,
-                                    np.zeros(2, dtype=np.int64), np.zeros((2, N_ITEMS), dtype=np.int64),
-                                    np.zeros(RES_LEN, dtype=np.int64))
+            ro = pimc_bids.Rollout(new_position(), np.zeros((2, N_ITEMS), dtype=np.int64),
+                                   np.zeros(RES_LEN, dtype=np.int64))
+            pimc_bids.option_values(0, np.int64(1) << o, np.array(hands), choices.copy(), pubx.copy(), packed, rng,
+                                    sums, ro)
             game = Game(rules=rules, hands=texts, dealer=3, calls=False)
             game.apply_action(action_id(_reservation_name(o)))
             heuristic = Agent("heuristic")

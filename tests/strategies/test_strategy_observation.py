@@ -16,6 +16,7 @@ from dokosim.engine.layout import (
     H_LED_MASK, H_TABLES, P_DEALER, P_HAND_SIZE, P_KNOWN_KO, P_NPLAYED, P_TURN, PUBLIC_LEN, ST_LEN,
 )
 from dokosim.engine.play import legal_mask, play_card, setup_deal
+from dokosim.engine.position import Position, View
 from dokosim.engine.rng import seed_stream
 from dokosim.rules import Rules
 from dokosim.strategies import heuristic, pimc, random_player, sampler, simple
@@ -61,8 +62,12 @@ class Table:
         return self.st[:PUBLIC_LEN]  # a view: the hidden fields follow it in memory
 
     def play(self, card):
-        play_card(self.st, self.hands, card, self.plays, self.play_seat, self.trick_winner, self.power,
-                  self.fclass, self.cmask, RULES)
+        play_card(Position(self.st, self.hands, self.plays, self.play_seat, self.trick_winner, self.power,
+                           self.fclass, self.cmask), card, RULES)
+
+    def view(self):
+        """The position as every seat sees it (engine/position.View)."""
+        return View(self.pub, self.plays, self.play_seat, self.trick_winner, self.power, self.fclass, self.cmask)
 
     def args(self):
         """The observation in the order card() and call() take it (after seat, hand, legal)."""
@@ -185,12 +190,11 @@ def test_pimc_samples_agree_with_what_was_seen():
         known_ko = int(pub[P_KNOWN_KO])
         no_qc = np.int64(known_ko & ~(1 << seat))
         hands = np.zeros(4, dtype=np.int64)
-        cap = np.zeros(4, dtype=np.int64)
+        sampling = sampler.Sampling(unseen, cap0, voids, np.int64(0), no_qc, -1, np.zeros(4, dtype=np.int64))
         rng = np.array([seed, 99], dtype=np.uint64)
         strict = 0
         for _ in range(200):
-            ok = sampler.deal_unseen(rng, seat, hand, unseen, cap0, voids, a.cmask, np.int64(0), no_qc, -1,
-                                  hands, cap)
+            ok = sampler.deal_unseen(rng, seat, hand, sampling, a.cmask, hands)
             assert hands[seat] == hand
             union = 0
             for s in range(4):
@@ -223,22 +227,28 @@ def test_sampling_setup_is_what_the_searches_computed_inline():
         n = int(pub[P_NPLAYED])
         for seat in range(4):
             hand = a.hands[seat]
-            got = sampler.sampling_setup(seat, hand, pub, a.plays, a.play_seat, a.fclass, RULES, True)
+            sampling, scan = sampler.sampling_setup(seat, hand, a.view(), RULES, True)
+            got = (*sampling, *scan)
             played, voids, qc = scan_plays(pub, a.plays, a.play_seat, a.fclass)
             must_qc, no_qc, qc_seat = sampler.implied_queens(pub, seat, qc)
             want = (deck_cards(RULES) & ~played & ~hand, [cards_left(pub, s) if s != seat else 0 for s in range(4)],
-                    [0] * 4, played, voids, qc, must_qc, no_qc, qc_seat)
+                    voids, must_qc, no_qc, qc_seat, [0] * 4, played, voids, qc)
             assert len(got) == len(want)
             for g, w in zip(got, want):
                 assert np.array_equal(g, w), (seed, n_cards, seat, got, want)
             # before play: what the reservation and acceptance searches computed
-            got = sampler.sampling_setup(seat, hand, pub, a.plays, a.play_seat, a.fclass, RULES, False)
+            sampling, scan = sampler.sampling_setup(seat, hand, a.view(), RULES, False)
+            got = (*sampling, *scan)
             k = bin(int(hand)).count("1")
-            want = (deck_cards(RULES) & ~hand, [k if s != seat else 0 for s in range(4)], [0] * 4, 0, 0, 0, 0, 0, -1)
+            want = (deck_cards(RULES) & ~hand, [k if s != seat else 0 for s in range(4)], 0, 0, 0, -1, [0] * 4, 0, 0, 0)
+            assert len(got) == len(want)
             for g, w in zip(got, want):
                 assert np.array_equal(g, w), (seed, n_cards, seat, got, want)
-        base, st, hs, pl2, ps2, tw2 = sampler.sampled_position(pub, a.plays, a.play_seat, a.trick_winner,
-                                                                a.fclass, a.cmask)
+        sampled, rollout = sampler.sampled_position(a.view())
+        base, hs, pl2, ps2, tw2 = sampled[:5]
+        st = rollout.st
+        assert all(np.shares_memory(x, y) for x, y in zip(sampled[2:], rollout[2:])), "the cards so far are shared"
+        assert not rollout.hands.any()
         want = np.zeros(ST_LEN, dtype=np.int64)
         want[:PUBLIC_LEN] = pub
         want[H_TABLES] = 0

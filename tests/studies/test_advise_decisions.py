@@ -102,7 +102,7 @@ def test_the_sampled_poor_hand_may_declare_poverty_and_holds_the_offer(hand, off
     import numpy as np
 
     from dokosim.engine.deal import NORMAL_TRUMPS
-    from dokosim.loop.advice import deal_with_poverty
+    from dokosim.strategies.sampler import deal_with_poverty
     from dokosim.rules import rules_from_object
     from dokosim.studies.advise_poverty import parse_cards
     club = rules_from_object("club")
