@@ -7,7 +7,8 @@ from __future__ import annotations
 import click
 
 from .options import (
-    RULE_OPTION, RULES_OPTION, SEED_OPTION, RunError, UsageError, check_out_directory, parse_rules, resumable,
+    CONDITION_OPTIONS, RULE_OPTION, RULES_OPTION, SEED_OPTION, RunError, UsageError, check_out_directory,
+    condition_kwargs, parse_rules, resumable,
 )
 
 
@@ -68,15 +69,24 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
                    "the teacher values its card decisions, e.g. --player net for a second round.")
 @RULES_OPTION
 @RULE_OPTION
+@click.option("--contract", default=None,
+              help="Force a contract (normal, marriage or <kind>_solo): the declarer says it, the "
+                   "others healthy; the situations a question asks about, e.g. queens_solo.")
+@click.option("--declarer", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Seat that declares the forced contract.")
+@click.option("--compulsory", is_flag=True, help="A forced solo is compulsory (the soloist leads).")
+@CONDITION_OPTIONS
 @click.option("--chunk-size", type=click.IntRange(1, 10**6), default=50, show_default=True,
               help="Deals per chunk (the unit an interruption can lose).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes playing chunks at once (one core each).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overrides, chunk_size, jobs, quiet):
+def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overrides, contract, declarer,
+         compulsory, hand_items, where, where_path, chunk_size, jobs, quiet):
     """Play DEALS deals with the teacher at every seat and write, for every card decision with a
     choice, the net player's features, the legal kinds, the teacher's value of every legal kind,
-    the kind played and the deal's score for the seat (docs/strategies.md, "net")."""
+    the kind played and the deal's score for the seat (docs/strategies.md, "net"). --contract,
+    --hand and --where deal and force the situations to learn from, as in dokosim simulate."""
     params = {}
     for item in param_items:
         name, eq, value = item.partition("=")
@@ -94,8 +104,10 @@ def data(deals, out, seed, teacher, param_items, player, rules_spec, rule_overri
         rules_obj = parse_rules(rules_spec, rule_overrides)
         check_out_directory(out)
         try:
+            deal_plan = {"contract": contract, "declarer": declarer if contract else None,
+                         "compulsory": compulsory, **condition_kwargs(hand_items, where, where_path)}
             make_data(deals, out, seed=seed, teacher=teacher, params=params, rules=rules_obj,
-                      chunk_size=chunk_size, jobs=jobs, quiet=quiet, player=player)
+                      chunk_size=chunk_size, jobs=jobs, quiet=quiet, player=player, deal_plan=deal_plan)
         except (TrainDataError, ValueError) as exc:  # bad parameters, another run's directory
             raise UsageError(str(exc)) from None
         except WorkerLost as exc:

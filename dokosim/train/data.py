@@ -12,6 +12,13 @@ poverty and calls are ``player``'s own and are not recorded. With the teacher as
 deal is the deal the teacher plays at every seat of ``dokosim simulate`` (the same random
 stream); either way every row depends only on (seed, deal_id).
 
+A deal plan (``contract``, ``declarer``, ``compulsory``, ``hands``, ``where``, ``where_path``:
+``dokosim simulate``'s options of the same names) puts the rare situations a question asks about
+into the data: the four hands are those ``dokosim simulate`` deals with the same options (the
+conditioned deal of (seed, deal_id)), and a forced contract is declared at the reservations
+(``declarer`` says the contract, every other seat healthy; a compulsory solo is owed by the
+declarer). The play from there is ``player``'s, valued by the teacher, as without a plan.
+
 The run is chunked and resumable (the run driver, run/driver.py): ``out`` is a directory of
 Parquet files with a manifest and a ledger; an interrupted run, started again with the same
 command, plays only the chunks that are missing.
@@ -30,6 +37,7 @@ from ..validation import SimulationError, check_int, check_path_value, shown
 
 TEACHERS = ("pimc", "pimc_solver")
 DATA_KEYS = ("kind", "format", "seed", "deals", "chunk_size", "teacher", "params", "player", "rules")
+DEAL_PLAN_KEYS = ("contract", "declarer", "compulsory", "hands", "where", "where_path")  # simulate's names
 DATA_FORMAT = 1
 DEFAULT_CHUNK = 50
 
@@ -58,6 +66,52 @@ def _plan(deals, seed, teacher, params, rules, chunk_size, player=None):
     return deals, seed, strategy, rules, chunk_size
 
 
+def deal_plan_of(deals: int, seed: int, rules, deal_plan: dict | None):
+    """The simulator plan that deals the hands of a deal plan (None without one): simulate's
+    validation, so a bad option is refused with simulate's message before any deal is played."""
+    if not deal_plan:
+        return None
+    from ..run.simulator import make_plan
+    if not isinstance(deal_plan, dict) or set(deal_plan) - set(DEAL_PLAN_KEYS):
+        raise TrainDataError(f"deal_plan={shown(deal_plan)}: None or a dict with keys among "
+                             f"{', '.join(DEAL_PLAN_KEYS)}")
+    return make_plan(deals, seed, rules, "random", calls=False, **deal_plan)
+
+
+def _dealt(plan, first: int, count: int) -> list[tuple[int, list[str]]]:
+    """(dealer, the four hands in notation) of deals first .. first+count-1 of ``plan``."""
+    from ..engine.cards import type_name
+    from ..run.simulator import Simulator
+    frame = Simulator(plan).frame(first, count)
+    dealt = []
+    for row in frame.select("dealer", "hand_0", "hand_1", "hand_2", "hand_3").iter_rows():
+        hands = [[type_name(c >> 1) for c in range(48) if mask >> c & 1] for mask in row[1:]]
+        dealt.append((int(row[0]), hands))
+    return dealt
+
+
+def _declare(game, plan) -> None:
+    """The reservations of a forced contract: the declarer says it, every other seat healthy; a
+    forced marriage is the seat's that holds both queens of clubs, and a normal game without one
+    (as simulate forces them: loop/dealing.forced_contract)."""
+    from ..engine import game_state as gs
+    from ..engine.play import both_qc_seat
+    from ..game.game import action_id
+    g = game._g
+    healthy = action_id("healthy")
+    declared = action_id(plan.contract) if plan.contract != "normal" else healthy
+    declarer = plan.declarer
+    if plan.contract == "marriage":
+        declarer = int(both_qc_seat(g[gs.O_HANDS:gs.O_HANDS + 4]))  # -1: nobody, a normal game
+        declared = declared if declarer >= 0 else healthy
+    while g[gs.G_PHASE] == gs.PH_RESERVATION:
+        action = declared if int(g[gs.G_PLAYER]) == declarer else healthy
+        if not int(g[gs.G_LEGAL]) >> action & 1:
+            raise TrainDataError(f"contract={plan.contract!r}: seat {int(g[gs.G_PLAYER])} cannot say "
+                                 f"{'it' if action == declared else 'healthy'} in this deal")
+        game.apply_action(action)
+
+
 def _schema(n_features: int) -> dict:
     return {"deal_id": pl.Int64, "seat": pl.Int8, "trick": pl.Int8,
             "features": pl.Array(pl.Float32, n_features), "legal": pl.Int64,
@@ -65,9 +119,9 @@ def _schema(n_features: int) -> dict:
 
 
 def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, rules,
-               player: str | None = None) -> pl.DataFrame:
+               player: str | None = None, deal_plan: dict | None = None) -> pl.DataFrame:
     """The rows of deals ``first .. first+count-1`` (see the module doc); ``player`` None: the
-    teacher plays."""
+    teacher plays; ``deal_plan``: the hands and the forced contract (the module doc)."""
     from ..engine import game_state as gs
     from ..engine.jit import ensure_loop
     from ..engine.layout import P_TRICK
@@ -80,10 +134,19 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
     step = ensure_loop(teacher_card, "the training-data kernels")
     param_vector = agent._params
     min_cards = agent.strategy.params["min_cards"]  # below it pimc plays heuristic's card: not recorded
+    plan = deal_plan_of(first + count, seed, rules, deal_plan)
+    dealt = _dealt(plan, first, count) if plan is not None else None
     rows = {k: [] for k in ("deal_id", "seat", "trick", "legal", "choice")}
     features, values, outcome = [], [], []
     for deal_id in range(first, first + count):
-        game = Game(rules, seed=seed, deal_id=deal_id)
+        if dealt is None:
+            game = Game(rules, seed=seed, deal_id=deal_id)
+        else:
+            dealer, hands = dealt[deal_id - first]
+            game = Game(rules, seed=seed, deal_id=deal_id, dealer=dealer, hands=hands,
+                        owes_solo=(plan.declarer,) if plan.compulsory else ())
+            if plan.contract is not None:
+                _declare(game, plan)
         g = game._g
         start = len(rows["deal_id"])
         seats = []
@@ -122,23 +185,29 @@ def play_chunk(first: int, count: int, seed: int, teacher: str, params: dict, ru
     return frame.select(list(_schema(N_FEATURES)))
 
 
-def _chunk_rows(seed: int, teacher: str, params: dict, rules, player: str | None, chunk) -> pl.DataFrame:
+def _chunk_rows(seed: int, teacher: str, params: dict, rules, player: str | None, deal_plan: dict | None,
+                chunk) -> pl.DataFrame:
     """``play_chunk`` of a run driver's chunk (a module function: a process pool's task pickles)."""
-    return play_chunk(chunk.first, chunk.count, seed, teacher, params, rules, player)
+    return play_chunk(chunk.first, chunk.count, seed, teacher, params, rules, player, deal_plan)
 
 
 def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dict | None = None,
               rules="ddv", chunk_size: int = DEFAULT_CHUNK, jobs: int = 1, quiet: bool = False,
-              player: str | None = None) -> Path:
+              player: str | None = None, deal_plan: dict | None = None) -> Path:
     """Play ``deals`` deals of ``seed`` with ``player`` (default: ``teacher``) at every seat and
     write ``teacher``'s values of every card decision to the directory ``out`` (the module doc);
-    ``jobs`` worker processes play chunks at once. Returns the directory. Resumes a run of the
-    same arguments in ``out``."""
+    ``deal_plan`` (a dict of simulate's ``contract``, ``declarer``, ``compulsory``, ``hands``,
+    ``where``, ``where_path``) deals and forces the situations to learn from; ``jobs`` worker
+    processes play chunks at once. Returns the directory. Resumes a run of the same arguments in
+    ``out``."""
     from ..run.driver import Progress, RunPlan, chunks_of, run_dataset
     from ..run.executors import LOST, InProcess, ProcessPool
     from ..strategies.net_features import N_FEATURES
     from ..version import __version__
     deals, seed, strategy, rules_obj, chunk_size = _plan(deals, seed, teacher, params, rules, chunk_size, player)
+    if isinstance(deal_plan, dict):  # the options not given are simulate's defaults
+        deal_plan = {k: v for k, v in deal_plan.items() if v is not None and v is not False} or None
+    plan = deal_plan_of(deals, seed, rules_obj, deal_plan)  # refused here, before the directory
     out = check_path_value("out", out, TrainDataError)
     player = teacher if player is None else player
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
@@ -146,12 +215,17 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
                 "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
                 "player": None if player == teacher else player,  # None: the teacher (as in runs before --player)
                 "rules": rules_obj.to_dict(), "n_features": N_FEATURES, "dokosim_version": __version__}
+    keys = DATA_KEYS
+    if plan is not None:  # only then an identity key: a plain run's plan is as before
+        manifest["deal_plan"] = deal_plan
+        keys = DATA_KEYS + ("deal_plan",)
     user_params = {k: float(v) for k, v in (params or {}).items()}
     started = time.time()
     # jobs 1: in this process, chunk k written by the driver's writer thread while k+1 plays
     executor = InProcess() if jobs == 1 else ProcessPool(jobs, LOST + " (with fewer --jobs if memory is short)")
-    run_dataset(chunks_of(deals, chunk_size), functools.partial(_chunk_rows, seed, teacher, user_params, rules_obj, player),
-                Path(out), RunPlan(manifest, DATA_KEYS, rows_per_unit=None), executor=executor,  # rows per deal vary
+    run_dataset(chunks_of(deals, chunk_size), functools.partial(_chunk_rows, seed, teacher, user_params, rules_obj, player,
+                                                           deal_plan),
+                Path(out), RunPlan(manifest, keys, rows_per_unit=None), executor=executor,  # rows per deal vary
                 progress=Progress(quiet, bar={"unit": "deal", "desc": f"train data ({teacher}" + (
                     ")" if player == teacher else f" on {player}'s deals)")}))
     if not quiet:

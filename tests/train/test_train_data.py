@@ -151,3 +151,39 @@ def test_the_command_plays_another_players_deals_with_the_teachers_values(tmp_pa
     bad = CliRunner().invoke(cli, ["train", "data", "--deals", "2", "--out", str(tmp_path / "x"),
                                    "--player", "nonsense"])
     assert bad.exit_code == 2 and "nonsense" in bad.output
+
+
+@pytest.mark.parametrize("deal_plan", [
+    {"contract": "queens_solo", "declarer": 0, "where": "queens(0) >= 5"},
+    {"contract": "hearts_solo", "declarer": 1, "compulsory": True, "where": "trumps(1) >= 9"},
+    {"contract": "marriage"},
+], ids=["queens_solo_where", "compulsory_hearts_solo", "marriage"])
+def test_a_deal_plan_gives_the_deals_simulate_plays_with_the_same_options(deal_plan):
+    """``train data --contract/--declarer/--compulsory/--where`` (issue 44, item 1): the hands
+    are simulate's conditioned deal and the contract is forced as simulate forces it, so with
+    ``net`` playing, every row's outcome is the score simulate gives the same deal and seat."""
+    rows = play_chunk(0, 2, 5, "pimc", {"samples": 4}, load_rules("ddv"), "net", deal_plan)
+    sim = dokosim.simulate(2, seed=5, strategy="net", **deal_plan)
+    assert rows.height > 40 and sorted(rows["deal_id"].unique()) == [0, 1]
+    for row in rows.iter_rows(named=True):
+        assert row["outcome"] == sim[f"score_{row['seat']}"][row["deal_id"]]
+        contract = CONTRACT_NAMES[int(np.argmax(row["features"][nf.F_CONTRACT:nf.F_CONTRACT + len(CONTRACT_NAMES)]))]
+        assert contract == sim["contract"][row["deal_id"]]
+    if deal_plan["contract"].endswith("_solo"):
+        assert set(sim["contract"]) == {deal_plan["contract"]}
+
+
+def test_the_command_refuses_a_bad_deal_plan_in_one_line(tmp_path):
+    """A contract that cannot be forced and a condition that does not parse: exit code 2, the
+    error in one line naming the value, no traceback, and no directory written."""
+    from click.testing import CliRunner
+
+    from dokosim.cli import main as cli
+    for extra, named in ((["--contract", "poverty"], "poverty"), (["--where", "queen(0) >= 5"], "queen"),
+                         (["--contract", "sevens_solo"], "sevens_solo")):
+        out = tmp_path / "x"
+        result = CliRunner().invoke(cli, ["train", "data", "--deals", "2", "--out", str(out), *extra])
+        assert result.exit_code == 2 and named in result.output, result.output
+        errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+        assert len(errors) == 1 and named in errors[0] and "Traceback" not in result.output
+        assert not out.exists()
