@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..run.players import STRONGEST_FAST
 from ..validation import MAX_DEALS
 from .options import SEED_OPTION, RunError, UsageError, check_out_directory, resumable
 
@@ -13,8 +14,10 @@ from .options import SEED_OPTION, RunError, UsageError, check_out_directory, res
 @click.argument("name")
 @click.option("--deals", type=click.IntRange(100, MAX_DEALS), default=None,
               help="Deals per dataset (default: each study's own size, docs/studies.md).")
-@click.option("--strategy", default="heuristic", show_default=True,
-              help="Strategy at every seat for the full tables (the headline figures are also run under simple, heuristic and pimc).")
+@click.option("--strategy", default=STRONGEST_FAST, show_default=True,
+              help="Strategy at every seat for the full tables; the default is the strongest fast "
+                   "player (see `dokosim players`). The headline figures are also run under simple, "
+                   "heuristic and pimc; --strategy heuristic gives the tables of before 7 December 2026.")
 @SEED_OPTION
 @click.option("--scheduler", default=None, help="Simulate on a dask.distributed scheduler at this address.")
 @click.option("--cluster", default=None, help="Simulate on a local Dask cluster: local:N.")

@@ -11,13 +11,14 @@ from __future__ import annotations
 import importlib
 import time
 
+from ..run.players import STRONGEST_FAST
 from .common import StudyError, say
 
 STUDIES = ("solo_odds", "poverty", "announcements", "strategies")
 EXTRA_STUDIES = ("play_errors", "swings", "par", "par_normal", "frontier", "advice_check")  # run by name only, not by ``all`` (docs/studies.md)
 
 
-def run_study(name: str, deals=None, strategy="heuristic", seed=0, scheduler=None, cluster=None,
+def run_study(name: str, deals=None, strategy=STRONGEST_FAST, seed=0, scheduler=None, cluster=None,
               results=None, quiet=False) -> dict:
     """Run one study (or ``all``, in order); returns {study: its result dict}."""
     names = STUDIES if name == "all" else (name,)

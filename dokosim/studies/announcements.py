@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ..run.players import STRONGEST_FAST
 from .common import footnote, plt, results_dir, rules_label, say, write_table
 from ..stats import mean_ci, wilson
 from .skills import skill_params
@@ -229,7 +230,7 @@ def probe_levels(deals: int, strategy: str, seed: int, levels, quiet: bool, edge
     return tables, summaries, frames
 
 
-def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True, skills=None,
+def run(deals=None, strategy=STRONGEST_FAST, seed=0, results=None, quiet=False, charts=True, skills=None,
         pimc_deals=None, retune_deals=None, **sim) -> dict:
     """Probe every call level, write the tables and chart to ``results/announcements/``, the
     break-even points under each of ``skills`` (default SKILLS; pimc on ``pimc_deals`` deals,

@@ -26,6 +26,7 @@ import polars as pl
 
 from dokosim.engine.deal import NORMAL_TRUMPS
 
+from ..run.players import STRONGEST_FAST
 from .common import footnote, plt, popcount, results_dir, rules_label, say, type_mask, write_table
 from ..stats import mean_ci, wilson
 from .data import dataset
@@ -556,7 +557,7 @@ def _write_player_tables(frames: dict, shares: dict, base: str, h_default: float
     return value, decl_table, summary
 
 
-def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True, skills=None,
+def run(deals=None, strategy=STRONGEST_FAST, seed=0, results=None, quiet=False, charts=True, skills=None,
         pimc_deals=None, tournament_deals=None, bootstrap=BOOTSTRAP, **sim) -> dict:
     """Fit the refusal rule (under heuristic), measure the poverties' value per player, and write
     the tables and charts to ``results/poverty/``: the study's ``strategy`` and each of ``skills``

@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from ..engine.cards import SOLO_KINDS
-
+from ..run.players import STRONGEST_FAST
 from .common import (
     checkout_root, footnote, group_stats, hand_features, plt, results_dir, rules_label, say,
     write_table,
@@ -235,7 +235,7 @@ def skill_tables(deals: int, skill: str, seed: int, **sim) -> tuple[pl.DataFrame
 
 
 # ------------------------------------------------------------------ study
-def run(deals=None, strategy="heuristic", seed=0, results=None, quiet=False, charts=True,
+def run(deals=None, strategy=STRONGEST_FAST, seed=0, results=None, quiet=False, charts=True,
         calibration_hands=None, calibration_deals=None, skills=None, pimc_deals=None, key_hands=None,
         **sim) -> dict:
     """Simulate the seven forced solos (and the same hands played healthy), write the tables,

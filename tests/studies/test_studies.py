@@ -115,6 +115,29 @@ def test_unknown_study():
     assert r.exit_code == 2 and "unknown study" in r.output
 
 
+def test_study_answers_with_the_strongest_fast_player_by_default(monkeypatch, tmp_path):
+    """Issue 45: with no --strategy, ``dokosim study`` (the CLI, run_study and the full tables of
+    each study of ``all`` that plays one strategy) runs STRONGEST_FAST; --strategy heuristic is passed on."""
+    import inspect
+
+    import dokosim.studies as studies
+    from dokosim.cli import main
+    from dokosim.run.players import STRONGEST_FAST
+    from dokosim.studies import announcements, poverty
+    assert STRONGEST_FAST != "heuristic"  # else this test could not fail
+    for run in (studies.run_study, solo_odds.run, poverty.run, announcements.run):
+        assert inspect.signature(run).parameters["strategy"].default == STRONGEST_FAST, run
+    seen = []
+    monkeypatch.setattr(studies, "run_study", lambda name, **kw: seen.append((name, kw["strategy"])))
+    monkeypatch.setenv("DOKOSIM_STUDY_DATA", str(tmp_path / "data"))
+    for extra in ([], ["--strategy", "heuristic"]):
+        r = CliRunner().invoke(main, ["study", "all", "--results", str(tmp_path / "results"), *extra])
+        assert r.exit_code == 0, r.output
+    assert seen == [("all", STRONGEST_FAST), ("all", "heuristic")]
+    help_text = " ".join(CliRunner().invoke(main, ["study", "--help"]).output.split())
+    assert f"[default: {STRONGEST_FAST}]" in help_text and "strongest fast player" in help_text
+
+
 def test_advise_json_strong_hand():
     """Ten normal-game trumps with both TH and four queens: a suit solo is worth more than
     playing healthy (tripled), and the JSON holds an interval around every estimate."""
