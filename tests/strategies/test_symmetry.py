@@ -88,18 +88,36 @@ def test_the_seats_roles_turn_with_the_dealer():
 FRONTIER = __import__("pathlib").Path(__file__).resolve().parents[2] / "results" / "frontier" / "frontier.csv"
 
 
+LEARNED = ("net",)  # players whose suits are symmetric only as far as their training made them
+
+
 def test_the_frontier_file_agrees_for_clubs_and_spades_at_every_count_and_skill():
     """The committed frontier (``dokosim study frontier``, thousands of hands per count): clubs
     and spades solos agree within their 95% intervals (the intervals overlap), win rate and
-    mean score, at 10 and 11 trumps under every skill that played them. Both kinds are dealt
-    from the same seed, so the hands are alike and the samples correlated: a difference between
-    them is the strategies' treatment of the suits, which is what this is to catch."""
+    mean score, at 10 and 11 trumps under every rule-based and search skill that played them.
+    Both kinds are dealt from the same seed, so the hands are alike and the samples correlated:
+    a difference between them is the strategies' treatment of the suits, which is what this is
+    to catch. The learned players are checked apart (below)."""
     import polars as pl
-    f = pl.read_csv(FRONTIER).filter(pl.col("study") == "solo_odds")
+    f = pl.read_csv(FRONTIER).filter((pl.col("study") == "solo_odds") & ~pl.col("skill").is_in(LEARNED))
     checked = 0
     for figure in ("solo win rate", "soloist's mean score"):
         checked += _clubs_spades(f.filter(pl.col("figure") == figure))
-    assert checked >= 2 * 2 * 4  # two figures at 10 and 11 trumps, at least random, simple, heuristic, pimc
+    assert checked >= 2 * 2 * 5  # two figures at 10 and 11 trumps: random, simple, heuristic, pimc, pimc_solver
+
+
+@pytest.mark.xfail(strict=True, reason="net plays a spades solo worse than a clubs solo (frontier, 20,000 "
+                   "hands per count: 10 trumps -4.38 [-4.50, -4.26] against -3.46 [-3.58, -3.34]); issue 44")
+def test_the_learned_player_treats_clubs_and_spades_alike_in_the_frontier_file():
+    """The same check for ``net``: a network need not be symmetric in the suits, and the frontier
+    measures that it is not (docs/studies/frontier.md). Strict: once a new round of weights
+    plays both alike, this passes and the mark must go."""
+    import polars as pl
+    f = pl.read_csv(FRONTIER).filter((pl.col("study") == "solo_odds") & pl.col("skill").is_in(LEARNED))
+    checked = 0
+    for figure in ("solo win rate", "soloist's mean score"):
+        checked += _clubs_spades(f.filter(pl.col("figure") == figure))
+    assert checked == 2 * 2 * len(LEARNED)
 
 
 def _clubs_spades(f):
@@ -130,6 +148,9 @@ def test_the_frontier_file_has_every_key_count_and_its_strongest_skill_is_precis
             best = max(g["skill"].to_list(), key=order.__getitem__)
             r = g.filter(pl.col("skill") == best).row(0, named=True)
             assert r["hi"] - r["lo"] <= 0.06, r
+            score = f.filter((pl.col("kind") == kind) & (pl.col("count") == count) & (pl.col("skill") == best)
+                             & (pl.col("figure") == "soloist's mean score")).row(0, named=True)
+            assert score["hi"] - score["lo"] <= 0.6, score  # issue 45: scores settled too
     for s in STRENGTHS:
         g = f.filter((pl.col("study") == "poverty") & (pl.col("count") == s))
         best = max(g["skill"].to_list(), key=order.__getitem__)
