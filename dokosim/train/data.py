@@ -80,14 +80,10 @@ def deal_plan_of(deals: int, seed: int, rules, deal_plan: dict | None):
 
 def _dealt(plan, first: int, count: int) -> list[tuple[int, list[str]]]:
     """(dealer, the four hands in notation) of deals first .. first+count-1 of ``plan``."""
-    from ..engine.cards import type_name
+    from ..run.dataset import cards
     from ..run.simulator import Simulator
-    frame = Simulator(plan).frame(first, count)
-    dealt = []
-    for row in frame.select("dealer", "hand_0", "hand_1", "hand_2", "hand_3").iter_rows():
-        hands = [[type_name(c >> 1) for c in range(48) if mask >> c & 1] for mask in row[1:]]
-        dealt.append((int(row[0]), hands))
-    return dealt
+    frame = cards(Simulator(plan).frame(first, count).select("dealer", "hand_0", "hand_1", "hand_2", "hand_3"))
+    return [(int(row[0]), [list(hand) for hand in row[1:]]) for row in frame.iter_rows()]
 
 
 def _declare(game, plan) -> None:
