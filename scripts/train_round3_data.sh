@@ -14,3 +14,9 @@ run --deals 2000 --seed 302 --out "$dir/clubs" --contract clubs_solo --where "tr
 run --deals 2000 --seed 303 --out "$dir/spades" --contract spades_solo --where "trumps(0) >= 9"
 run --deals 2000 --seed 304 --out "$dir/hearts" --contract hearts_solo --where "trumps(0) >= 9"
 run --deals 2000 --seed 305 --out "$dir/fleischlos" --contract fleischlos_solo --where "aces(0) >= 4"
+# The general game beside the forced solos, so that round 3 does not forget it: every deal as
+# dealt, played and valued by pimc over net rollouts at every seat (round 2's recipe with round
+# 2's net in the rollouts), under DDV and under club rules (poverty, piglets).
+run2() { dokosim train data --param rollout_net=1 --jobs 2 --quiet "$@"; }
+run2 --deals 16000 --seed 306 --out "$dir/ddv"
+run2 --deals 8000 --seed 307 --out "$dir/club" --rules club
