@@ -42,6 +42,7 @@ BUILTIN = {
     "pimc": "dokosim.strategies.pimc",
     "pimc_solver": "dokosim.strategies.pimc",
     "net": "dokosim.strategies.net",
+    "ismcts": "dokosim.strategies.ismcts",
 }
 PRESETS = {
     "pimc_solver": {"solve_tricks": 6.0},
