@@ -19,13 +19,13 @@ from dokosim.engine.play import legal_mask, play_card, setup_deal
 from dokosim.engine.position import Position, View
 from dokosim.engine.rng import seed_stream
 from dokosim.rules import Rules
-from dokosim.strategies import heuristic, pimc, random_player, sampler, simple
+from dokosim.strategies import heuristic, ismcts, pimc, random_player, sampler, simple
 from dokosim.strategies.cardcount import ALL, QC_MASK, cards_left, deck_cards, scan_plays
 
 RULES = Rules().packed()
 CLUB = Rules(poverty=True, throw_in=True).packed()
-MODULES = [random_player, simple, heuristic, pimc]
-IDS = ["random", "simple", "heuristic", "pimc"]
+MODULES = [random_player, simple, heuristic, pimc, ismcts]
+IDS = ["random", "simple", "heuristic", "pimc", "ismcts"]
 
 
 def param_vector(module, **overrides):
@@ -40,6 +40,8 @@ def params_for(module):
         return param_vector(module, p_reserve=0.5, p_call=0.5)
     if module is pimc:  # every decision pimc can search: reservations, acceptance and calls
         return param_vector(module, search_calls=1)
+    if module is ismcts:  # its searches at every decision, on a small budget
+        return param_vector(module, iterations=60, bid_samples=8)
     return param_vector(module)
 
 
@@ -127,9 +129,9 @@ def two_tables(seed, n_cards):
 POSITIONS = [(1, 0), (2, 5), (3, 13), (4, 22), (5, 30), (6, 41), (7, 44), (8, 8)]
 
 
-# pimc searches at every call: five of the positions are enough for it
+# pimc and ismcts search at every call: five of the positions are enough for them
 CASES = [pytest.param(m, seed, n, id=f"{i}-{seed}-{n}") for m, i in zip(MODULES, IDS)
-         for seed, n in POSITIONS if not (m is pimc and seed in (1, 6, 7))]
+         for seed, n in POSITIONS if not (m in (pimc, ismcts) and seed in (1, 6, 7))]
 
 
 @pytest.mark.parametrize("module,seed,n_cards", CASES)
