@@ -104,6 +104,7 @@ KERNELS = (
     Kernel("the deal loop", _deal_loop),
     Kernel("the heuristic strategy", _strategy("heuristic")),
     Kernel("the pimc strategy", _strategy("pimc")),
+    Kernel("the ismcts strategy", _strategy("ismcts")),
     Kernel("the net strategy", _strategy("net")),
     Kernel("the record replay", _record_replay),
     Kernel("the double-dummy solver", _solver),

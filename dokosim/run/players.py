@@ -13,6 +13,8 @@ PLAYERS = (
             "Kontra; reservations, marriage and poverty by heuristic's rules", "fast", 9_000),
     ("pimc_solver", "pimc whose cards in the last six tricks the double-dummy solver values", "search",
      5),
+    ("ismcts", "information-set Monte Carlo tree search: a tree over every seat's cards, sampled deals, "
+               "random playouts; bids by pimc's search", "search", 28),
     ("pimc", "perfect-information Monte Carlo: samples the unseen cards, values each card by heuristic "
              "rollouts", "search", 45),
     ("heuristic", "an expert rule player: counts cards and voids, one-trick expectations, modelled bids "
@@ -24,5 +26,6 @@ PLAYERS = (
 )
 """The built-in players, the default answerer first, then by the measured standings of
 docs/strategies.md (net ahead of pimc head to head; pimc_solver ahead of pimc; net vs pimc_solver
-not measured): (name, what it does, class, deals per second per core at every seat, rounded, from
+not measured; ismcts ahead of pimc and heuristic, against net and pimc_solver not measured): (name,
+what it does, class, deals per second per core at every seat, rounded, from
 scripts/bench.py and docs/strategies.md; None: not measured). ``dokosim players`` prints it."""

@@ -14,7 +14,6 @@ import math
 import numpy as np
 import pytest
 
-from dokosim.engine.bits import lowest_bit_index
 from dokosim.engine.layout import H_RE_MASK, N_ITEMS, P_HAND_SIZE, P_NPLAYED, P_TURN, PUBLIC_LEN, RES_EYES_RE, \
     RES_LEN, RES_SCORE
 from dokosim.engine.play import legal_mask, play_card
@@ -180,7 +179,7 @@ def test_the_tree_is_the_plain_reference_tree(played, rollout):
     stage of the deals above: the same nodes with the same seats, visits and availability counts,
     the same summed rewards, the same draws consumed; and the card ismcts plays is the reference
     root's most visited child (ties: larger mean, then lower card)."""
-    rules, df = played
+    _, df = played
     checked = 0
     for i, rec in enumerate(df["record"][:10]):
         n_cards = (0, 3, 9, 17, 26, 33, 37, 42)[i % 8]
