@@ -3,8 +3,8 @@ synthetic teacher: its values are a fixed random linear function of the features
 random. The network learns it well above chance; the weights file holds the JAX forward pass on
 held-out rows, which the numpy reference reproduces; a seed gives bit-identical weights; a bad
 weights file or a bad command line is refused in one line."""
-import json
 import importlib.util
+import json
 
 import numpy as np
 import polars as pl
@@ -12,9 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 from dokosim.train.network import (
-    CHECK_KEYS, FORMAT_VERSION, WEIGHT_KEYS, forward_numpy, load_check, load_weights, save_weights, weight_shapes,
+    CHECK_KEYS,
+    FORMAT_VERSION,
+    WEIGHT_KEYS,
+    forward_numpy,
+    load_check,
+    load_weights,
+    save_weights,
+    weight_shapes,
 )
-
 
 
 def needs_jax():
@@ -91,7 +97,7 @@ def test_the_manifest_beside_the_weights(trained):
     assert 0.2 < manifest["rows"]["heldout"] / ROWS < 0.4
     assert manifest["hyperparameters"] == {"hidden": 16, "epochs": 8, "batch_size": 64, "learning_rate": 0.01,
                                            "temperature": 1.0, "value_weight": 0.1, "holdout": 0.3, "seed": 0,
-                                           "max_rows": None}
+                                           "max_rows": None, "mirror": False}
     assert manifest["files"] == 2 and manifest["data_dir"] == str((root / "data").resolve())
     assert {"jax", "optax", "jaxlib", "numpy"} <= set(manifest["versions"]) and manifest["wall_seconds"] > 0
 
