@@ -34,22 +34,10 @@ from ..engine.bits import lowest_bit_index
 from ..engine.cards import C_SOLO_BASE, CONTRACT_NAMES, EYES, RANKS, SOLO_KINDS, TRUMP
 from ..engine.jit import kernel
 from ..engine.layout import (
-    P_CONTRACT,
-    P_HAND_SIZE,
-    P_LEVEL_KO,
-    P_LEVEL_RE,
-    P_NPLAYED,
-    P_SOLOIST,
-    P_TRICK,
+    P_CONTRACT, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SOLOIST, P_TRICK,
 )
 from .cardcount import scan_plays, teams
-from .common import (
-    own_side_is_re,
-    trick_eyes_so_far,
-    trick_start,
-    winning_cards,
-    winning_seat_so_far,
-)
+from .common import own_side_is_re, trick_eyes_so_far, trick_start, winning_cards, winning_seat_so_far
 
 N_KINDS = 24
 F_HAND, F_LEGAL, F_TRUMPS, F_WINS, F_PLAYED, F_TRICK = 0, 24, 48, 72, 96, 192

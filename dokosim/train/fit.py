@@ -34,14 +34,7 @@ import numpy as np
 
 from ..strategies.net_features import mirror_rows
 from ..validation import check_path_value
-from .network import (
-    FORMAT_VERSION,
-    N_KINDS,
-    WEIGHT_KEYS,
-    _read_npz,
-    save_weights,
-    weight_shapes,
-)
+from .network import FORMAT_VERSION, N_KINDS, WEIGHT_KEYS, _read_npz, save_weights, weight_shapes
 
 COMMAND = "train fit"
 """The manifest's ``command``: a manifest this command may overwrite."""
@@ -651,7 +644,6 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
 
     save_weights(out, weights, extra=check)
     import importlib.metadata
-
     import polars
 
     from ..version import __version__

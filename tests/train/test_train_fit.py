@@ -3,8 +3,8 @@ synthetic teacher: its values are a fixed random linear function of the features
 random. The network learns it well above chance; the weights file holds the JAX forward pass on
 held-out rows, which the numpy reference reproduces; a seed gives bit-identical weights; a bad
 weights file or a bad command line is refused in one line."""
-import importlib.util
 import json
+import importlib.util
 
 import numpy as np
 import polars as pl
@@ -12,15 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from dokosim.train.network import (
-    CHECK_KEYS,
-    FORMAT_VERSION,
-    WEIGHT_KEYS,
-    forward_numpy,
-    load_check,
-    load_weights,
-    save_weights,
-    weight_shapes,
+    CHECK_KEYS, FORMAT_VERSION, WEIGHT_KEYS, forward_numpy, load_check, load_weights, save_weights, weight_shapes,
 )
+
 
 
 def needs_jax():
