@@ -35,9 +35,12 @@ def train():
               help="Fraction of the deals held out to measure (chosen by a hash of deal_id).")
 @SEED_OPTION
 @click.option("--max-rows", type=click.IntRange(min=1), default=None, help="Read only the first rows.")
+@click.option("--mirror", is_flag=True,
+              help="Train on each decision's clubs-spades mirror too (a random half of every batch "
+                   "mirrored; docs/strategies.md).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed,
-        max_rows, quiet):
+        max_rows, mirror, quiet):
     """Fit the network's weights to the teacher's decisions in DATA_DIR (Parquet files of
     dokosim train data; several directories, e.g. two rounds, are trained on together) and write them to --out, with a manifest (FILE.json) beside them; one
     line per epoch (train loss, held-out loss, accuracy, agreement with the teacher's choice)."""
@@ -48,7 +51,7 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
         parquet_files(data_dir)
         run(data_dir, out, hidden=hidden, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
             temperature=temperature, value_weight=value_weight, holdout=holdout, seed=seed, max_rows=max_rows,
-            quiet=quiet)
+            mirror=mirror, quiet=quiet)
     except Diverged as exc:  # not a usage error: the data and the options met badly
         raise RunError(str(exc)) from None
     except TrainError as exc:

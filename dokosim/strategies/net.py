@@ -55,13 +55,18 @@ PARAMS = {
     "call_value": (1.0, "points the value head must expect to say Re or Kontra"),
     "reservations": (1.0, "1: heuristic's solos kept only if the value head agrees (solo_margin); 0: heuristic's"),
     "solo_margin": (0.0, "points the value head must rate a solo above the normal game"),
+    "previous": (0.0, "1: the previous round's weights (net_weights_previous.npz), for measuring a round "
+                      "against the one before; 0: the shipped weights"),
 }
 PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0), "reservations": (0.0, 1.0),
-                "solo_margin": (-30.0, 60.0)}
-NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN = range(4)
+                "solo_margin": (-30.0, 60.0), "previous": (0.0, 1.0)}
+NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_PREVIOUS = range(5)
 SOLO_OPTIONS = np.int64(0xFE)  # reservation options 1..7: the seven solo kinds (RES_HEALTHY + 1 + kind)
 
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
+PREVIOUS_WEIGHTS_FILE = Path(__file__).with_name("net_weights_previous.npz")
+"""The round before the shipped one (``previous=1``), kept so that a new round can be measured
+against it head to head (``dokosim tournament net net --param net#2:previous=1``)."""
 
 
 WEIGHT_SHAPES = {"w1": (N_FEATURES, None), "b1": (None,), "w2": (None, None), "b2": (None,),
@@ -100,8 +105,14 @@ def _load(path):
 _WEIGHTS = _load(WEIGHTS_FILE)
 W1, B1, W2, B2, WP, BP = (_WEIGHTS[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
 WV = np.ascontiguousarray(_WEIGHTS["wv"][:, 0])
-BV = float(_WEIGHTS["bv"][0])
+BV = np.ascontiguousarray(_WEIGHTS["bv"])
+_PREVIOUS = _load(PREVIOUS_WEIGHTS_FILE)
+W1_PREV, B1_PREV, W2_PREV, B2_PREV, WP_PREV, BP_PREV = (_PREVIOUS[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
+WV_PREV = np.ascontiguousarray(_PREVIOUS["wv"][:, 0])
+BV_PREV = np.ascontiguousarray(_PREVIOUS["bv"])
 HIDDEN = W1.shape[1]
+MAX_HIDDEN = max(HIDDEN, W1_PREV.shape[1])
+"""The scratch size of a hidden layer: the wider of the two networks."""
 
 
 @inline_kernel
@@ -116,40 +127,61 @@ def add_relu_layer(a, w, out):
 
 
 @kernel
-def hidden_layers(x, h2):
-    """The second hidden layer's activations (before the ReLU) for the float32 features ``x`` into ``h2``."""
-    h1 = stack_zeros(HIDDEN, np.float32)
-    for j in range(HIDDEN):
-        h1[j] = B1[j]
-        h2[j] = B2[j]
+def hidden_layers(x, h2, w1, b1, w2, b2):
+    """The second hidden layer's activations (before the ReLU) for the float32 features ``x`` into
+    ``h2``, by the layers ``w1, b1, w2, b2``."""
+    hidden = b1.shape[0]
+    h1 = stack_zeros(MAX_HIDDEN, np.float32)
+    for j in range(hidden):
+        h1[j] = b1[j]
+        h2[j] = b2[j]
     for i in range(N_FEATURES):
         xi = x[i]
         if xi != 0.0:
-            for j in range(HIDDEN):
-                h1[j] += xi * W1[i, j]
-    add_relu_layer(h1, W2, h2)
+            for j in range(hidden):
+                h1[j] += xi * w1[i, j]
+    add_relu_layer(h1, w2, h2)
 
 
 @kernel
-def policy_logits(x, logits):
-    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits``."""
-    h2 = stack_zeros(HIDDEN, np.float32)
-    hidden_layers(x, h2)
+def network_logits(x, logits, w1, b1, w2, b2, wp, bp):
+    """The 24 card-kind scores of the network ``w1 .. bp`` for the features ``x`` into ``logits``."""
+    h2 = stack_zeros(MAX_HIDDEN, np.float32)
+    hidden_layers(x, h2, w1, b1, w2, b2)
     for k in range(N_KINDS):
-        logits[k] = BP[k]
-    add_relu_layer(h2, WP, logits)
+        logits[k] = bp[k]
+    add_relu_layer(h2, wp, logits)
 
 
 @kernel
-def state_value(x):
-    """The value head: the seat's expected score (points) for the float32 features ``x``."""
-    h2 = stack_zeros(HIDDEN, np.float32)
-    hidden_layers(x, h2)
-    v = np.float32(BV)
-    for i in range(HIDDEN):
+def network_value(x, w1, b1, w2, b2, wv, bv):
+    """The value head of the network ``w1 .. bv`` for the features ``x``."""
+    h2 = stack_zeros(MAX_HIDDEN, np.float32)
+    hidden_layers(x, h2, w1, b1, w2, b2)
+    v = bv[0]
+    for i in range(b1.shape[0]):
         if h2[i] > 0.0:
-            v += h2[i] * WV[i]
+            v += h2[i] * wv[i]
     return v
+
+
+@kernel
+def policy_logits(x, logits, previous=0):
+    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits`` (the
+    previous round's network when ``previous``)."""
+    if previous:
+        network_logits(x, logits, W1_PREV, B1_PREV, W2_PREV, B2_PREV, WP_PREV, BP_PREV)
+    else:
+        network_logits(x, logits, W1, B1, W2, B2, WP, BP)
+
+
+@kernel
+def state_value(x, previous=0):
+    """The value head: the seat's expected score (points) for the float32 features ``x`` (the
+    previous round's network when ``previous``)."""
+    if previous:
+        return network_value(x, W1_PREV, B1_PREV, W2_PREV, B2_PREV, WV_PREV, BV_PREV)
+    return network_value(x, W1, B1, W2, B2, WV, BV)
 
 
 @kernel
@@ -164,16 +196,16 @@ def cards_allowed(hand, view):
 
 
 @kernel
-def value_call(seat, hand, view, rules, call_value):
+def value_call(seat, hand, view, rules, call_value, previous):
     """1 (Re or Kontra) when the value head expects at least ``call_value`` points for the seat
     at this call opportunity (the position ``view``), else 0."""
     x = stack_zeros(N_FEATURES, np.float32)
     card_features(seat, hand, cards_allowed(hand, view), view, rules, x)
-    return 1 if state_value(x) >= call_value else 0
+    return 1 if state_value(x, previous) >= call_value else 0
 
 
 @kernel
-def opening_value(seat, hand, dealer, contract, rules):
+def opening_value(seat, hand, dealer, contract, rules, previous=0):
     """The value head's rating of ``contract`` (C_NORMAL, or a solo code declared by ``seat``) for
     ``seat`` holding ``hand`` (12 cards), read from the features of its first card as if it led
     trick 1 of that contract (the others' hands unknown: empty)."""
@@ -183,25 +215,25 @@ def opening_value(seat, hand, dealer, contract, rules):
     setup_deal(st, hands, dealer, contract, seat, 0, power, fclass, cmask)
     card_features(seat, hand, hand, View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask), rules,
                   x)
-    return state_value(x)
+    return state_value(x, previous)
 
 
 @kernel
-def value_keeps_solo(seat, hand, kind, dealer, rules, margin):
+def value_keeps_solo(seat, hand, kind, dealer, rules, margin, previous):
     """True when the value head rates the solo of ``kind`` for ``seat`` at least ``margin``
     points above the normal game (opening_value of each)."""
-    solo = opening_value(seat, hand, dealer, C_SOLO_BASE + kind, rules)
-    return solo >= opening_value(seat, hand, dealer, C_NORMAL, rules) + margin
+    solo = opening_value(seat, hand, dealer, C_SOLO_BASE + kind, rules, previous)
+    return solo >= opening_value(seat, hand, dealer, C_NORMAL, rules, previous) + margin
 
 
 @kernel
-def net_card(seat, hand, legal, view, rules):
+def net_card(seat, hand, legal, view, rules, previous=0):
     """The legal card of the kind the network scores highest (the lowest kind on a tie) at the
-    position ``view`` (engine/position.py)."""
+    position ``view`` (engine/position.py); the previous round's network when ``previous``."""
     x = stack_zeros(N_FEATURES, np.float32)
     logits = stack_zeros(N_KINDS, np.float32)
     card_features(seat, hand, legal, view, rules, x)
-    policy_logits(x, logits)
+    policy_logits(x, logits, previous)
     best = -1
     best_v = np.float32(-3.0e38)
     m = distinct(legal)
@@ -218,7 +250,8 @@ def net_card(seat, hand, legal, view, rules):
 def reserve(seat, hand, options, pub, rules, params, rng):
     choice = heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
     if params[NP_RESERVATIONS] > 0 and 1 <= choice <= 7 and options & 1:  # a voluntary solo: checked
-        if not value_keeps_solo(seat, hand, choice - 1, pub[P_DEALER], rules, params[NP_SOLO_MARGIN]):
+        if not value_keeps_solo(seat, hand, choice - 1, pub[P_DEALER], rules, params[NP_SOLO_MARGIN],
+                                params[NP_PREVIOUS] > 0):
             return heuristic.reserve(seat, hand, options & ~SOLO_OPTIONS, pub, rules, HPARAMS, rng)
     return choice
 
@@ -234,7 +267,7 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
         if pub[P_TURN] != seat:  # just before the seat's own card (the position it learned from)
             return 0
         return value_call(seat, hand, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
-                          params[NP_CALL_VALUE])
+                          params[NP_CALL_VALUE], params[NP_PREVIOUS] > 0)
     return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                           HPARAMS, rng)
 
@@ -244,4 +277,5 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     cands = distinct(legal)
     if cands & (cands - 1) == 0:
         return lowest_bit_index(legal)
-    return net_card(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules)
+    return net_card(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
+                    params[NP_PREVIOUS] > 0)

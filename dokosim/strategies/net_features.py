@@ -28,8 +28,10 @@ SOLOIST        303   4    the relative seat of a public soloist (none: zeros)
 VOIDS          307   15   seats r = 1..3: void in class k (5 classes; shown by failing to follow)
 =============  ====  ===  ==================================================================
 """
-from ..engine.cards import EYES, TRUMP
+import numpy as np
+
 from ..engine.bits import lowest_bit_index
+from ..engine.cards import C_SOLO_BASE, CONTRACT_NAMES, EYES, RANKS, SOLO_KINDS, TRUMP
 from ..engine.jit import kernel
 from ..engine.layout import (
     P_CONTRACT, P_HAND_SIZE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, P_SOLOIST, P_TRICK,
@@ -118,3 +120,67 @@ def card_features(seat, hand, legal, view, rules, out):
     if pub[P_SOLOIST] >= 0:
         out[F_SOLOIST + ((pub[P_SOLOIST] - seat) & 3)] = 1.0
 
+
+
+# ---------------------------------------------------------------- the clubs-spades mirror
+# Clubs and spades play alike wherever neither is the contract's trump suit: swapping the two
+# suits' plain cards everywhere (every hand, every card played, the voids shown, a clubs solo
+# for a spades solo) gives a deal of the same value. Queens and jacks are trumps of rank by suit
+# (QC over QS, QC marks Re) except where a solo makes them plain, so which kinds swap depends on
+# the contract's group: MIRROR_GROUP_OF_CONTRACT. `dokosim train fit --mirror` trains on mirrored
+# decisions too (dokosim.train.fit), so the network learns the symmetry instead of two suits.
+MIRROR_GROUPS = ("queens and jacks trumps", "queens solo", "jacks solo", "fleischlos")
+"""The mirror's groups: which of the clubs/spades queens and jacks are plain and so swap."""
+
+
+def _mirror_tables():
+    """(MIRROR_KINDS, MIRROR_FEATURES, MIRROR_GROUP_OF_CONTRACT); see their docs."""
+    rank_q, rank_j = RANKS.index("Q"), RANKS.index("J")
+    kinds = np.tile(np.arange(N_KINDS, dtype=np.int64), (len(MIRROR_GROUPS), 1))
+    for group, (swap_q, swap_j) in enumerate(((False, False), (False, True), (True, False), (True, True))):
+        for rank in range(6):
+            if (rank == rank_q and not swap_q) or (rank == rank_j and not swap_j):
+                continue
+            kinds[group, rank], kinds[group, 6 + rank] = 6 + rank, rank  # clubs = suit 0, spades = suit 1
+    features = np.tile(np.arange(N_FEATURES, dtype=np.int64), (len(MIRROR_GROUPS), 1))
+    for at in range(F_HAND, F_TRICK_EYES, N_KINDS):  # HAND, LEGAL, TRUMPS, WINS, PLAYED x4, TRICK x3
+        features[:, at:at + N_KINDS] = at + kinds
+    clubs_solo = F_CONTRACT + C_SOLO_BASE + SOLO_KINDS.index("clubs")
+    spades_solo = F_CONTRACT + C_SOLO_BASE + SOLO_KINDS.index("spades")
+    features[:, clubs_solo], features[:, spades_solo] = spades_solo, clubs_solo
+    for r in range(3):  # void classes 0 (clubs) and 1 (spades) of each other seat
+        at = F_VOIDS + 5 * r
+        features[:, at], features[:, at + 1] = at + 1, at
+    group_of = np.zeros(N_CONTRACTS, dtype=np.int64)
+    group_of[CONTRACT_NAMES.index("queens_solo")] = 1
+    group_of[CONTRACT_NAMES.index("jacks_solo")] = 2
+    group_of[CONTRACT_NAMES.index("fleischlos_solo")] = 3
+    return kinds, features, group_of
+
+
+MIRROR_KINDS, MIRROR_FEATURES, MIRROR_GROUP_OF_CONTRACT = _mirror_tables()
+"""``MIRROR_KINDS[g, k]``: the kind that kind ``k`` becomes in the mirror of a deal of group ``g``
+(an involution); ``MIRROR_FEATURES[g, i]``: the feature the mirrored vector takes at ``i``
+(``mirrored = x[MIRROR_FEATURES[g]]``); ``MIRROR_GROUP_OF_CONTRACT[c]``: contract code -> group."""
+
+
+def mirror_group(x):
+    """The mirror group of each row of features ``x`` (rows x N_FEATURES), from its contract."""
+    block = x[:, F_CONTRACT:F_CONTRACT + N_CONTRACTS]
+    contract = np.where(block.max(axis=1) > 0, block.argmax(axis=1), 0)
+    return MIRROR_GROUP_OF_CONTRACT[contract]
+
+
+def mirror_rows(x, legal, values):
+    """The clubs-spades mirror of decision rows: features ``x`` (rows x N_FEATURES), ``legal``
+    (int bit masks over the kinds) and ``values`` (rows x N_KINDS), each row by its contract's
+    group. Returns new arrays (x, legal, values) of the same dtypes."""
+    group = mirror_group(x)
+    mx = np.take_along_axis(x, MIRROR_FEATURES[group], axis=1)
+    kinds = MIRROR_KINDS[group]
+    inverse = np.argsort(kinds, axis=1)  # the involution is its own inverse; argsort keeps it general
+    mvalues = np.take_along_axis(values, inverse, axis=1)
+    mlegal = np.zeros_like(legal)
+    for k in range(N_KINDS):
+        mlegal |= ((legal >> k) & 1).astype(legal.dtype) << kinds[:, k].astype(legal.dtype)
+    return mx, mlegal, mvalues

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..strategies.net_features import mirror_rows
 from ..validation import check_path_value
 from .network import FORMAT_VERSION, N_KINDS, WEIGHT_KEYS, _read_npz, save_weights, weight_shapes
 
@@ -400,17 +401,23 @@ def _initial_weights(rng: np.random.Generator, n_features: int, hidden: int, mea
     return w
 
 
-def _standardization(x: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _standardization(x: np.ndarray, rows: np.ndarray, mirror: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The mean and 1 / standard deviation (at least MIN_STD) of every feature over ``rows`` of
-    ``x``, float64, in chunks (no copy of ``x``)."""
+    ``x``, float64, in chunks (no copy of ``x``); with ``mirror``, over those rows and their
+    clubs-spades mirrors together (the inputs the training sees)."""
     total = np.zeros(x.shape[1])
     squares = np.zeros(x.shape[1])
     for start in range(0, len(rows), 65536):
-        block = x[rows[start:start + 65536]].astype(np.float64)
+        block = x[rows[start:start + 65536]]
+        if mirror:
+            block = np.concatenate([block, mirror_rows(block, np.zeros(len(block), np.int32),
+                                                       np.zeros((len(block), N_KINDS), np.float32))[0]])
+        block = block.astype(np.float64)
         total += block.sum(axis=0)
         squares += np.square(block).sum(axis=0)
-    mean = total / len(rows)
-    std = np.sqrt(np.maximum(squares / len(rows) - np.square(mean), 0.0))
+    n = len(rows) * (2 if mirror else 1)
+    mean = total / n
+    std = np.sqrt(np.maximum(squares / n - np.square(mean), 0.0))
     return mean, 1.0 / np.maximum(std, MIN_STD)
 
 
@@ -534,14 +541,16 @@ def _write_json(path: Path, document: dict) -> None:
 
 def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 512, learning_rate: float = 1e-3,
         temperature: float = 1.0, value_weight: float = 0.1, holdout: float = 0.1, seed: int = 0,
-        max_rows: int | None = None, quiet: bool = False) -> dict:
+        max_rows: int | None = None, mirror: bool = False, quiet: bool = False) -> dict:
     """Fit the network player to the teacher's decisions in ``data_dir`` (see the module doc) and
     write its weights to ``out`` (a ``.npz`` file) and the manifest beside it (``out`` with the
     suffix ``.json``). ``hidden`` units per hidden layer; ``epochs`` passes over the training rows
     in mini-batches of ``batch_size`` (Adam with ``learning_rate``); the policy's target is
     ``softmax(values / temperature)`` over the legal kinds; ``value_weight`` weighs the value
     head's squared error; ``holdout``, the fraction of the deals held out; ``seed``, the initial
-    weights and the batch order; ``max_rows``, read only the first rows. Unless ``quiet``, one
+    weights and the batch order; ``max_rows``, read only the first rows; ``mirror``, a random half of every batch's rows
+    replaced by their clubs-spades mirror (net_features.mirror_rows: the same decision with the
+    two suits swapped where they are plain), so the network learns the two suits as one. Unless ``quiet``, one
     line per epoch on stderr. Returns the manifest (a dict, as written). Bad arguments, bad data,
     an output that may not be written, or JAX missing: TrainError (a ValueError)."""
     started = time.perf_counter()
@@ -572,7 +581,7 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
                 f"{time.perf_counter() - started:.1f} s")
 
     rng = np.random.default_rng(seed)
-    mean, inv_std = _standardization(x, train_idx)
+    mean, inv_std = _standardization(x, train_idx, mirror)
     initial = _initial_weights(rng, n_features, hidden, float(np.mean(outcome[train_idx], dtype=np.float64)))
     optimizer, step, evaluate, forward_jit = _model(jax, optax, learning_rate, value_weight, temperature)
 
@@ -603,8 +612,11 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
                     rows = np.concatenate([rows, np.full(size - n, rows[0])])
                     weight = np.zeros(size, dtype=np.float32)
                     weight[:n] = 1.0
-                params, state, loss = step(params, state, x[rows], values[rows], legal[rows], outcome[rows],
-                                           weight, mu, scale)
+                xb, vb, lb = x[rows], values[rows], legal[rows]
+                if mirror:
+                    flip = rng.random(size) < 0.5
+                    xb[flip], lb[flip], vb[flip] = mirror_rows(xb[flip], lb[flip], vb[flip])
+                params, state, loss = step(params, state, xb, vb, lb, outcome[rows], weight, mu, scale)
                 if not math.isfinite(float(loss)):  # stop at once: every step after it is NaN too
                     raise Diverged(f"the training loss became {float(loss)} at epoch {epoch}, step "
                                    f"{start // size + 1}: lower --learning-rate (now {learning_rate:g}) or "
@@ -649,7 +661,7 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
         "hyperparameters": {"hidden": int(hidden), "epochs": int(epochs), "batch_size": int(batch_size),
                             "learning_rate": float(learning_rate), "temperature": float(temperature),
                             "value_weight": float(value_weight), "holdout": float(holdout), "seed": int(seed),
-                            "max_rows": None if max_rows is None else int(max_rows)},
+                            "max_rows": None if max_rows is None else int(max_rows), "mirror": bool(mirror)},
         "optimizer": "adam (optax), mini-batches of the training rows in a random order per epoch",
         "heldout_split": "splitmix64(deal_id) / 2**64 < holdout (dokosim.train.fit.heldout_rows)",
         "input_standardization": "z-scores of the training rows during training, folded into w1 and b1",

@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import polars as pl
+import pytest
 
 import dokosim
 from dokosim import Agent, Game
@@ -19,25 +20,31 @@ from tests.engine.test_properties import check_deal
 from tests.helpers.games import card_decisions
 
 
-def test_the_numba_forward_pass_equals_the_training_librarys():
-    with np.load(net.WEIGHTS_FILE) as stored:
+WEIGHT_FILES = pytest.mark.parametrize("previous, path", [(0, net.WEIGHTS_FILE), (1, net.PREVIOUS_WEIGHTS_FILE)],
+                                       ids=["shipped", "previous"])
+
+
+@WEIGHT_FILES
+def test_the_numba_forward_pass_equals_the_training_librarys(previous, path):
+    with np.load(path) as stored:
         x, logits_jax = stored["check_x"], stored["check_logits"]
     assert x.shape == (1000, N_FEATURES) and logits_jax.shape == (1000, N_KINDS)
     out = np.zeros(N_KINDS, dtype=np.float32)
     worst = 0.0
     for row, expected in zip(x, logits_jax):
-        net.policy_logits(np.ascontiguousarray(row), out)
+        net.policy_logits(np.ascontiguousarray(row), out, previous)
         worst = max(worst, float(np.abs(out - expected).max()))
     assert worst <= 1e-5, worst
     # and the plain numpy reading of the same weights agrees (the shipped file is what net reads)
-    numpy_logits, _ = forward_numpy(load_weights(net.WEIGHTS_FILE), x)
+    numpy_logits, _ = forward_numpy(load_weights(path), x)
     assert np.abs(numpy_logits - logits_jax).max() <= 1e-5
 
 
-def test_the_numba_value_head_equals_the_training_librarys():
-    with np.load(net.WEIGHTS_FILE) as stored:
+@WEIGHT_FILES
+def test_the_numba_value_head_equals_the_training_librarys(previous, path):
+    with np.load(path) as stored:
         x, value_jax = stored["check_x"], stored["check_value"]
-    values = np.array([net.state_value(np.ascontiguousarray(row)) for row in x])
+    values = np.array([net.state_value(np.ascontiguousarray(row), previous) for row in x])
     assert values.shape == value_jax.reshape(-1).shape and values.std() > 0.5  # a head that says something
     assert np.abs(values - value_jax.reshape(-1)).max() <= 1e-4  # points (|value| up to ~20): float32 sums
 
@@ -125,7 +132,7 @@ def test_solos_are_kept_by_the_value_head_on_the_first_cards_features():
             s = int(g[gs.G_PLAYER])
             h = int(g[gs.O_HANDS + s])
             if gs.A_RESERVE + 1 <= theirs <= gs.A_RESERVE + 7:
-                keep = net.value_keeps_solo(s, h, theirs - gs.A_RESERVE - 1, dealer, rules, 0.0)
+                keep = net.value_keeps_solo(s, h, theirs - gs.A_RESERVE - 1, dealer, rules, 0.0, False)
                 kept += keep
                 replaced += not keep
                 assert (mine == theirs) == bool(keep)
@@ -195,3 +202,29 @@ def test_a_weights_file_that_does_not_fit_is_one_line(tmp_path):
         with pytest.raises(SimulationError, match=expected) as info:
             net._load(path)
         assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("previous", [0, 1])
+def test_each_card_is_the_best_legal_kind_of_the_chosen_weights(previous):
+    """At every card decision with a choice of 20 deals played by ``net`` (``previous`` 0: the
+    shipped weights, 1: the round before), the card is of the legal kind that the plain numpy
+    forward pass of that weights file scores highest."""
+    from dokosim.loop.teacher_step import position_features
+    weights = load_weights(net.PREVIOUS_WEIGHTS_FILE if previous else net.WEIGHTS_FILE)
+    agent = Agent("net", previous=previous)
+    checked = 0
+    for deal_id in range(20):
+        game = Game("ddv", seed=8, deal_id=deal_id)
+        g = game._g
+        while g[gs.G_PHASE] != gs.PH_TERMINAL:
+            action = agent.act(game)
+            if g[gs.G_PHASE] == gs.PH_CARD and len(game.legal_actions()) > 1:
+                x = np.zeros(N_FEATURES, dtype=np.float32)
+                position_features(g, x)
+                logits = forward_numpy(weights, x[None, :])[0][0]
+                legal = game.legal_actions()
+                best = max(logits[k] for k in legal)
+                assert logits[action] >= best - 1e-4, (deal_id, action, legal)
+                checked += 1
+            game.apply_action(action)
+    assert checked > 20 * 30

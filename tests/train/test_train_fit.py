@@ -91,7 +91,7 @@ def test_the_manifest_beside_the_weights(trained):
     assert 0.2 < manifest["rows"]["heldout"] / ROWS < 0.4
     assert manifest["hyperparameters"] == {"hidden": 16, "epochs": 8, "batch_size": 64, "learning_rate": 0.01,
                                            "temperature": 1.0, "value_weight": 0.1, "holdout": 0.3, "seed": 0,
-                                           "max_rows": None}
+                                           "max_rows": None, "mirror": False}
     assert manifest["files"] == 2 and manifest["data_dir"] == str((root / "data").resolve())
     assert {"jax", "optax", "jaxlib", "numpy"} <= set(manifest["versions"]) and manifest["wall_seconds"] > 0
 
@@ -293,3 +293,45 @@ def test_rounds_of_one_seed_share_their_deals_and_a_directory_named_twice_is_ref
     assert (held[:600] == held[600:]).all()  # deal by deal, the same side in both rounds
     with pytest.raises(TrainError, match="named twice"):
         load_data([tmp_path / "a", tmp_path / "a"])
+
+
+def test_mirror_teaches_the_suit_the_data_never_shows(tmp_path):
+    """A teacher symmetric under the clubs-spades mirror, data in which spades never appear (every
+    spades feature 0): fitted with --mirror the network plays the mirrored positions (spades only)
+    about as well as the ones it saw; fitted without, it cannot."""
+    needs_jax()
+    from dokosim.strategies import net_features as nf
+    from dokosim.train.fit import fit
+    rng = np.random.default_rng(3)
+    rows = 4000
+    kinds, features = nf.MIRROR_KINDS[0], nf.MIRROR_FEATURES[0]
+    x = rng.standard_normal((rows, nf.N_FEATURES)).astype(np.float32)
+    x[:, nf.F_CONTRACT:nf.F_CONTRACT + nf.N_CONTRACTS] = 0.0
+    x[:, nf.F_CONTRACT] = 1.0  # a normal game: mirror group 0
+    spades = np.array([i for i in range(nf.N_FEATURES) if features[i] != i and features[i] < i])
+    x[:, spades] = 0.0
+    t = rng.standard_normal((nf.N_FEATURES, 24))
+    teacher = (t + t[features][:, kinds]) / 2  # mirror(x) @ teacher == (x @ teacher)[:, kinds]
+    legal = np.full(rows, (1 << 24) - 1, dtype=np.int64)
+    scores = (x @ teacher).astype(np.float32)
+    deal_id = np.arange(rows, dtype=np.int64) // 10
+    frame = pl.DataFrame({"deal_id": deal_id, "features": x, "legal": legal, "values": scores,
+                          "choice": scores.argmax(axis=1).astype(np.int8), "outcome": x[:, 0]},
+                         schema={"deal_id": pl.Int64, "features": pl.Array(pl.Float32, nf.N_FEATURES),
+                                 "legal": pl.Int64, "values": pl.Array(pl.Float32, 24), "choice": pl.Int8,
+                                 "outcome": pl.Float32})
+    (tmp_path / "d").mkdir()
+    frame.write_parquet(tmp_path / "d" / "part-0.parquet")
+    held = x[-400:]
+    mirrored, _, _ = nf.mirror_rows(held, legal[-400:].astype(np.int32), scores[-400:])
+    accuracy = {}
+    for mirror in (False, True):
+        out = tmp_path / f"w{int(mirror)}.npz"
+        fit(tmp_path / "d", out, hidden=32, epochs=10, batch_size=64, learning_rate=3e-3, temperature=0.3,
+            holdout=0.0, mirror=mirror, quiet=True)
+        w = load_weights(out)
+        for name, xs in (("seen", held), ("mirrored", mirrored)):
+            logits, _ = forward_numpy(w, xs)
+            accuracy[mirror, name] = float(np.mean(logits.argmax(axis=1) == (xs @ teacher).argmax(axis=1)))
+    assert accuracy[True, "mirrored"] > accuracy[True, "seen"] - 0.1
+    assert accuracy[True, "mirrored"] > accuracy[False, "mirrored"] + 0.2, accuracy
