@@ -26,13 +26,18 @@ answer is the one search gives.
   combined margin (their distance is at most the sum of the two half-widths), and
   ``healthy_agrees`` the same for healthy.
 
-Each hand's answers are appended, as one JSON line, to ``data/advice_check/seed<S>.jsonl``; an
-interrupted run resumes after the last whole line. ``results/advice_check/`` gets ``hands.md/.csv``
+Each hand's answers are appended, as one JSON line, to ``data/advice_check/seed<S>-<digest>.jsonl``
+(the digest of the run's settings, which name the fast players and the digest of ``net``'s
+weights); an interrupted run resumes after the last whole line. Search's answers do not depend
+on the fast players, so a run with other fast players or weights reuses the search results of
+earlier runs of the same seed and search deals in that directory (each option's per-deal scores
+are kept for that) and plays only the options they lack. ``results/advice_check/`` gets ``hands.md/.csv``
 (one row per hand and fast player), ``summary.md/.csv`` (each agreement share with its 95%
 Wilson interval) and ``win_chances.png``.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -103,8 +108,22 @@ def _summary(entry: dict) -> dict:
     return {k: entry[k] for k in ("win_chance", "win_ci95", "expected_score", "score_ci95")}
 
 
-def check_hand(seed: int, index: int, fast_deals: int, check_deals: int, players) -> dict:
-    """The fast players' and search's answers for hand ``index`` of ``seed`` (one JSON-able dict)."""
+def _search_entries(prior: dict | None) -> tuple[dict, dict[str, np.ndarray]]:
+    """What an earlier run's record of this hand says under search, to reuse: its option
+    summaries and, where it stored them (``search_scores``), each option's score in every deal."""
+    if not prior:
+        return {}, {}
+    srch = prior["search"]
+    scores = {o: np.asarray(v, dtype=np.float64) for o, v in srch.get("scores", {}).items()}
+    return dict(srch["options"]), scores
+
+
+def check_hand(seed: int, index: int, fast_deals: int, check_deals: int, players, prior: dict | None = None) -> dict:
+    """The fast players' and search's answers for hand ``index`` of ``seed`` (one JSON-able dict).
+    ``prior``: the record of this hand from an earlier run with the same seed, search player and
+    search deals (other fast players); search's answers do not depend on the fast players (each
+    option is its own ``advise`` run of the same deals), so the options it played are reused and
+    only the others are played: all of them when it kept no per-deal scores and lacks one."""
     from .advise import advise
     mask, category = draw_hand(seed, index)
     hand_seed = seed * 1_000_003 + index
@@ -118,21 +137,28 @@ def check_hand(seed: int, index: int, fast_deals: int, check_deals: int, players
         fast[player] = {"pick": r["recommendation"], "ranked": ranked,
                         "options": {o: _summary(e) for o, e in r["options"].items()}}
         wanted += ranked[:2]
-    played = list(dict.fromkeys(wanted))
-    scores: dict[str, np.ndarray] = {}
-    s = advise(mask, seat=SEAT, dealer=DEALER, rules=RULES, strategy=SEARCH_PLAYER, deals=check_deals,
-               seed=hand_seed, only=played, outcomes=scores)
-    search_pick = max(s["options"], key=lambda o: s["options"][o]["expected_score"])
+    options, scores = _search_entries(prior)
+    if prior and not scores and not set(wanted) <= set(options):  # no per-deal scores to pair with: replay
+        wanted += list(options)
+        options = {}
+    elif prior and not scores:  # every option wanted was played before: search's record stands as it was
+        return {"index": index, "seed": seed, "category": category, "hand": mask_str(mask), "asked": asked,
+                "fast_deals": fast_deals, "check_deals": check_deals, "fast": fast, "search": prior["search"]}
+    missing = [o for o in dict.fromkeys(wanted) if o not in options]
+    if missing:
+        s = advise(mask, seat=SEAT, dealer=DEALER, rules=RULES, strategy=SEARCH_PLAYER, deals=check_deals,
+                   seed=hand_seed, only=missing, outcomes=scores)
+        options.update({o: _summary(e) for o, e in s["options"].items()})
+    search_pick = max(options, key=lambda o: options[o]["expected_score"])
     gaps = {}
-    for o in s["options"]:
+    for o in options:
         diff = scores[search_pick] - scores[o]
         half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(diff.size) if diff.size > 1 else float("inf")
         gaps[o] = [float(diff.mean()), half]
     return {"index": index, "seed": seed, "category": category, "hand": mask_str(mask), "asked": asked,
             "fast_deals": fast_deals, "check_deals": check_deals, "fast": fast,
-            "search": {"player": SEARCH_PLAYER, "pick": search_pick,
-                       "options": {o: _summary(e) for o, e in s["options"].items()},
-                       "gap_to_pick": gaps}}
+            "search": {"player": SEARCH_PLAYER, "pick": search_pick, "options": options, "gap_to_pick": gaps,
+                       "scores": {o: [float(v) for v in scores[o]] for o in options}}}
 
 
 def agreement(record: dict, player: str) -> dict:
@@ -175,15 +201,9 @@ class HandLog:
         self.path = path
         self.records: dict[int, dict] = {}
         if path.exists():
+            self.records = read_log(path, settings)
             lines = path.read_text().split("\n")
-            whole = lines[:-1]  # the text after the last newline is a line cut short by an interruption
-            if not whole or json.loads(whole[0]) != settings:
-                raise StudyError(f"{path} was written with other settings ({whole[0] if whole else 'none'}); "
-                                 "give another --data directory or remove it")
-            for line in whole[1:]:
-                r = json.loads(line)
-                self.records[r["index"]] = r
-            path.write_text("\n".join(whole) + "\n")
+            path.write_text("\n".join(lines[:-1]) + "\n")  # drop a line cut short by an interruption
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(settings) + "\n")
@@ -192,6 +212,50 @@ class HandLog:
         with self.path.open("a") as fh:
             fh.write(json.dumps(record) + "\n")
         self.records[record["index"]] = record
+
+
+def read_log(path: Path, settings: dict | None = None) -> dict[int, dict]:
+    """The whole lines of a hand log by hand index (the text after the last newline is a line cut
+    short by an interruption); StudyError if ``settings`` are given and the file's differ."""
+    whole = path.read_text().split("\n")[:-1]
+    if settings is not None and (not whole or json.loads(whole[0]) != settings):
+        raise StudyError(f"{path} was written with other settings ({whole[0] if whole else 'none'}); "
+                         "give another --data directory or remove it")
+    return {r["index"]: r for r in map(json.loads, whole[1:])}
+
+
+def player_fingerprints(players) -> dict[str, str]:
+    """What a fast player's answers depend on besides dokosim's code: for ``net``, the digest of
+    its weights file, so a new round of weights is a new run, not a resumed one."""
+    out = {}
+    if "net" in players:
+        from ..strategies.net import WEIGHTS_FILE
+        out["net"] = hashlib.sha256(WEIGHTS_FILE.read_bytes()).hexdigest()[:16]
+    return out
+
+
+def log_path(data: Path, settings: dict) -> Path:
+    """The hand log of a run: ``seed<S>-<digest of the settings>.jsonl`` in ``data``."""
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:10]
+    return Path(data) / f"seed{settings['seed']}-{digest}.jsonl"
+
+
+def earlier_search(data: Path, settings: dict) -> dict[int, dict]:
+    """Per hand index, a record of an earlier run in ``data`` with the same seed, search player and
+    search deals (other fast players or weights): the search answers ``check_hand`` may reuse
+    (the one that kept per-deal scores first)."""
+    found: dict[int, dict] = {}
+    for path in sorted(Path(data).glob(f"seed{settings['seed']}*.jsonl")):
+        try:
+            head = json.loads(path.read_text().split("\n", 1)[0])
+        except (OSError, ValueError):
+            continue
+        if any(head.get(k) != settings[k] for k in ("study", "seed", "check_deals", "search")):
+            continue
+        for i, r in read_log(path).items():
+            if i not in found or ("scores" in r["search"] and "scores" not in found[i]["search"]):
+                found[i] = r
+    return found
 
 
 def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=True, hands: int = DEFAULT_HANDS,
@@ -207,13 +271,15 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
     players = fast_players()
     out = results_dir(results, "advice_check")
     settings = {"study": "advice_check", "seed": seed, "fast_deals": fast_deals, "check_deals": check_deals,
-                "players": list(players), "search": SEARCH_PLAYER}
-    log = HandLog(Path(data) / f"seed{seed}.jsonl", settings)
+                "players": list(players), "search": SEARCH_PLAYER, "fingerprints": player_fingerprints(players)}
+    path = log_path(data, settings)
+    earlier = earlier_search(data, settings)
+    log = HandLog(path, settings)
     from tqdm import tqdm
     todo = [i for i in range(hands) if i not in log.records]
     t0 = time.time()
     for i in tqdm(todo, desc="advice_check hands", disable=quiet, unit="hand"):
-        log.add(check_hand(seed, i, fast_deals, check_deals, players))
+        log.add(check_hand(seed, i, fast_deals, check_deals, players, prior=earlier.get(i)))
     say(quiet, f"advice_check: {len(todo)} hands checked in {time.time() - t0:.0f} s, {hands - len(todo)} resumed")
     records = [log.records[i] for i in range(hands)]
     rows = pl.DataFrame([agreement(r, p) for p in players for r in records])

@@ -88,10 +88,50 @@ def test_a_small_check_end_to_end(tmp_path, monkeypatch):
     assert (tmp_path / "results" / "advice_check" / "win_chances.png").stat().st_size > 1000
     for r in rows.iter_rows(named=True):
         assert r["win_lo"] <= r["win"] <= r["win_hi"] and r["search_win_lo"] <= r["search_win"] <= r["search_win_hi"]
-    lines = (tmp_path / "data" / "seed1.jsonl").read_text().splitlines()
+    (log,) = (tmp_path / "data").glob("seed1-*.jsonl")
+    lines = log.read_text().splitlines()
     record = json.loads(lines[1])
     assert set(record["search"]["options"]) >= {"healthy", record["asked"]}
     monkeypatch.setattr(ac, "check_hand", lambda *a, **k: pytest.fail("a checked hand was played again"))
     assert ac.run(**kw)["summary"] == out["summary"]
     with pytest.raises(StudyError, match="at least 200"):
         ac.run(deals=100, **kw)
+
+
+@pytest.mark.e2e
+def test_other_fast_players_reuse_the_search_and_play_only_what_it_lacks(tmp_path, monkeypatch):
+    """A second run with another fast player set (random beside heuristic) keeps search's
+    answers of the first run, plays search only for options the first did not, and its records
+    equal a run from scratch with the same players."""
+    from dokosim.studies import advise as advise_module
+    monkeypatch.setattr(ac, "SEARCH_PLAYER", "simple")
+    kw = dict(seed=2, quiet=True, charts=False, hands=2, fast_deals=40)
+    monkeypatch.setattr(ac, "fast_players", lambda: ("heuristic",))
+    ac.run(results=tmp_path / "r1", data=tmp_path / "data", **kw)
+    first = {r["index"]: r for r in ac.read_log(next((tmp_path / "data").glob("seed2-*.jsonl"))).values()}
+    played = []
+    real = advise_module.advise
+
+    def counting(*args, **kwargs):
+        if kwargs.get("strategy") == "simple" and kwargs.get("only") is not None:
+            played.append(list(kwargs["only"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(advise_module, "advise", counting)
+    monkeypatch.setattr(ac, "fast_players", lambda: ("random", "heuristic"))
+    ac.run(results=tmp_path / "r2", data=tmp_path / "data", **kw)
+    logs = sorted((tmp_path / "data").glob("seed2-*.jsonl"))
+    assert len(logs) == 2
+    second = [ac.read_log(p) for p in logs if ac.read_log(p)[0]["fast"].keys() == {"random", "heuristic"}][0]
+    for i, r in second.items():
+        for o, e in first[i]["search"]["options"].items():
+            assert r["search"]["options"][o] == e  # kept, not played again
+    new_options = [o for i, r in second.items() for o in r["search"]["options"] if o not in first[i]["search"]["options"]]
+    assert new_options and sorted(o for call in played for o in call) == sorted(new_options)  # only these played
+    monkeypatch.setattr(advise_module, "advise", real)
+    scratch = ac.run(results=tmp_path / "r3", data=tmp_path / "fresh", **kw)
+    fresh = ac.read_log(next((tmp_path / "fresh").glob("seed2-*.jsonl")))
+    for i in fresh:  # each option's search answer is the same whether reused or played afresh
+        for o, e in fresh[i]["search"]["options"].items():
+            assert second[i]["search"]["options"][o] == e
+    assert scratch["summary"]
