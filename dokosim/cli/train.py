@@ -38,9 +38,12 @@ def train():
 @click.option("--mirror", is_flag=True,
               help="Train on each decision's clubs-spades mirror too (a random half of every batch "
                    "mirrored; docs/strategies.md).")
+@click.option("--init", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Start from these weights (a weights file of train fit, e.g. net's shipped "
+                   "dokosim/strategies/net_weights.npz) instead of random ones; --hidden must match.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed,
-        max_rows, mirror, quiet):
+        max_rows, mirror, init, quiet):
     """Fit the network's weights to the teacher's decisions in DATA_DIR (Parquet files of
     dokosim train data; several directories, e.g. two rounds, are trained on together) and write them to --out, with a manifest (FILE.json) beside them; one
     line per epoch (train loss, held-out loss, accuracy, agreement with the teacher's choice)."""
@@ -51,7 +54,7 @@ def fit(data_dir, out, hidden, epochs, batch_size, learning_rate, temperature, v
         parquet_files(data_dir)
         run(data_dir, out, hidden=hidden, epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
             temperature=temperature, value_weight=value_weight, holdout=holdout, seed=seed, max_rows=max_rows,
-            mirror=mirror, quiet=quiet)
+            mirror=mirror, init=init, quiet=quiet)
     except Diverged as exc:  # not a usage error: the data and the options met badly
         raise RunError(str(exc)) from None
     except TrainError as exc:

@@ -431,6 +431,34 @@ def _fold(w: dict, mean: np.ndarray, inv_std: np.ndarray) -> dict:
     return out
 
 
+def _unfold(w: dict, mean: np.ndarray, inv_std: np.ndarray) -> dict:
+    """The inverse of ``_fold``: weights that read raw features (a weights file) as weights that
+    read the standardized features ``(x - mean) * inv_std``, to continue training them (float32)."""
+    w1 = np.asarray(w["w1"], dtype=np.float64)
+    out = {key: np.asarray(w[key], dtype=np.float32).copy() for key in WEIGHT_KEYS}
+    out["w1"] = (w1 / inv_std[:, None]).astype(np.float32)
+    out["b1"] = (np.asarray(w["b1"], dtype=np.float64) + mean @ w1).astype(np.float32)
+    return out
+
+
+def read_init(init) -> dict | None:
+    """The weights of the file ``init`` (dokosim train fit's, or net's shipped ones) to start from,
+    read before any work; None without ``init``; TrainError (one line) if it is not one."""
+    if init is None:
+        return None
+    from .network import load_weights
+    try:
+        return load_weights(init)
+    except (OSError, ValueError) as exc:
+        raise TrainError(f"--init {init}: not a weights file to start from ({exc})") from None
+
+
+def _check_init(init, w: dict, n_features: int, hidden: int) -> None:
+    if w["w1"].shape != (n_features, hidden):
+        raise TrainError(f"--init {init}: its network reads {w['w1'].shape[0]} features with {w['w1'].shape[1]} "
+                         f"hidden units; the data has {n_features} features and --hidden is {hidden}")
+
+
 def _say(quiet: bool, text: str):
     """A progress line on stderr unless ``quiet``."""
     if not quiet:
@@ -541,7 +569,7 @@ def _write_json(path: Path, document: dict) -> None:
 
 def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 512, learning_rate: float = 1e-3,
         temperature: float = 1.0, value_weight: float = 0.1, holdout: float = 0.1, seed: int = 0,
-        max_rows: int | None = None, mirror: bool = False, quiet: bool = False) -> dict:
+        max_rows: int | None = None, mirror: bool = False, init=None, quiet: bool = False) -> dict:
     """Fit the network player to the teacher's decisions in ``data_dir`` (see the module doc) and
     write its weights to ``out`` (a ``.npz`` file) and the manifest beside it (``out`` with the
     suffix ``.json``). ``hidden`` units per hidden layer; ``epochs`` passes over the training rows
@@ -550,13 +578,15 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
     head's squared error; ``holdout``, the fraction of the deals held out; ``seed``, the initial
     weights and the batch order; ``max_rows``, read only the first rows; ``mirror``, a random half of every batch's rows
     replaced by their clubs-spades mirror (net_features.mirror_rows: the same decision with the
-    two suits swapped where they are plain), so the network learns the two suits as one. Unless ``quiet``, one
+    two suits swapped where they are plain), so the network learns the two suits as one; ``init``,
+    a weights file to start from instead of random weights (a round trained further). Unless ``quiet``, one
     line per epoch on stderr. Returns the manifest (a dict, as written). Bad arguments, bad data,
     an output that may not be written, or JAX missing: TrainError (a ValueError)."""
     started = time.perf_counter()
     _check_arguments(hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed, max_rows)
     out = check_output(out)
     parquet_files(data_dir)
+    start_weights = read_init(init)
     try:
         import jax
         import jax.numpy as jnp
@@ -582,7 +612,11 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
 
     rng = np.random.default_rng(seed)
     mean, inv_std = _standardization(x, train_idx, mirror)
-    initial = _initial_weights(rng, n_features, hidden, float(np.mean(outcome[train_idx], dtype=np.float64)))
+    if start_weights is not None:
+        _check_init(init, start_weights, n_features, hidden)
+        initial = _unfold(start_weights, mean, inv_std)
+    else:
+        initial = _initial_weights(rng, n_features, hidden, float(np.mean(outcome[train_idx], dtype=np.float64)))
     optimizer, step, evaluate, forward_jit = _model(jax, optax, learning_rate, value_weight, temperature)
 
     held_best, chance = _best_and_chance(values[held_idx], legal[held_idx])
@@ -661,7 +695,8 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
         "hyperparameters": {"hidden": int(hidden), "epochs": int(epochs), "batch_size": int(batch_size),
                             "learning_rate": float(learning_rate), "temperature": float(temperature),
                             "value_weight": float(value_weight), "holdout": float(holdout), "seed": int(seed),
-                            "max_rows": None if max_rows is None else int(max_rows), "mirror": bool(mirror)},
+                            "max_rows": None if max_rows is None else int(max_rows), "mirror": bool(mirror),
+                            "init": None if init is None else str(Path(init).expanduser().resolve())},
         "optimizer": "adam (optax), mini-batches of the training rows in a random order per epoch",
         "heldout_split": "splitmix64(deal_id) / 2**64 < holdout (dokosim.train.fit.heldout_rows)",
         "input_standardization": "z-scores of the training rows during training, folded into w1 and b1",

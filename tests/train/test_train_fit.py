@@ -91,7 +91,7 @@ def test_the_manifest_beside_the_weights(trained):
     assert 0.2 < manifest["rows"]["heldout"] / ROWS < 0.4
     assert manifest["hyperparameters"] == {"hidden": 16, "epochs": 8, "batch_size": 64, "learning_rate": 0.01,
                                            "temperature": 1.0, "value_weight": 0.1, "holdout": 0.3, "seed": 0,
-                                           "max_rows": None, "mirror": False}
+                                           "max_rows": None, "mirror": False, "init": None}
     assert manifest["files"] == 2 and manifest["data_dir"] == str((root / "data").resolve())
     assert {"jax", "optax", "jaxlib", "numpy"} <= set(manifest["versions"]) and manifest["wall_seconds"] > 0
 
@@ -335,3 +335,23 @@ def test_mirror_teaches_the_suit_the_data_never_shows(tmp_path):
             accuracy[mirror, name] = float(np.mean(logits.argmax(axis=1) == (xs @ teacher).argmax(axis=1)))
     assert accuracy[True, "mirrored"] > accuracy[True, "seen"] - 0.1
     assert accuracy[True, "mirrored"] > accuracy[False, "mirrored"] + 0.2, accuracy
+
+
+def test_init_starts_from_the_given_weights(trained, tmp_path):
+    """--init: a fit that cannot move (learning rate 1e-9, one epoch) returns the weights it
+    started from (unfolding and folding the standardization again is the identity), and a file
+    of another width is refused in one line before the work."""
+    from dokosim.train.fit import TrainError, fit
+    root, _, runs = trained
+    start = runs["a"][1]
+    out = tmp_path / "again.npz"
+    fit(root / "data", out, hidden=16, epochs=1, batch_size=64, learning_rate=1e-9, holdout=0.3, init=start,
+        quiet=True)
+    before, after = load_weights(start), load_weights(out)
+    for key in WEIGHT_KEYS:
+        np.testing.assert_allclose(after[key], before[key], rtol=1e-4, atol=1e-4, err_msg=key)
+    assert json.loads(out.with_suffix(".json").read_text())["hyperparameters"]["init"] == str(start.resolve())
+    with pytest.raises(TrainError, match="hidden units"):
+        fit(root / "data", tmp_path / "wide.npz", hidden=32, epochs=1, init=start, quiet=True)
+    with pytest.raises(TrainError, match="not a weights file"):
+        fit(root / "data", tmp_path / "bad.npz", hidden=16, epochs=1, init=tmp_path / "missing.npz", quiet=True)
