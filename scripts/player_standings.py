@@ -1,8 +1,8 @@
 """Record built-in players' duplicate results against ``heuristic`` in the standings file that
 ``dokosim players`` lists (dokosim/run/player_standings.json; dokosim/run/standings.py).
 
-    python scripts/player_standings.py --players net,simple,random          # the fast ones: a minute
-    python scripts/player_standings.py --players pimc,ismcts,pimc_solver    # the search players: about an hour on 2 cores
+    python scripts/player_standings.py --players net,simple,random          # the fast ones: seconds
+    python scripts/player_standings.py --players pimc,ismcts,pimc_solver    # the search players: about 45 min on 2 cores
     python scripts/player_standings.py --players simple --deals 20 --file /tmp/s.json   # a smoke run elsewhere
 
 For each named player P it plays ``dokosim tournament P heuristic --deals N --seed S --rules ddv``
@@ -17,13 +17,15 @@ the players already played.
 Deals and seeds per player (``DEFAULTS``; ``--deals``/``--seed`` override them for every player
 named). Seeds 700-799 are reserved for these standings, one per player, so that a result is
 reproduced by its command and no other measurement shares its deals. The deals give 95% intervals
-of about +-0.02 (the fast players) and +-0.08 (the search players) points per deal and seat; the
-times are wall times on the 2-core development machine with both cores free:
+of about +-0.03 (the fast players: net +-0.023 at 20,000 deals) and +-0.08 (the search players)
+points per deal and seat. Times (wall): the fast players' on one thread of the 2-core development
+machine, measured; the search players' from the 2,000-deal tournaments of docs/strategies.md on
+both cores, estimated (ismcts: ten times its 200-deal run):
 
     player        deals   seed   time
-    net          20,000    700   ~30 s
-    simple       20,000    701   ~15 s
-    random       20,000    702   ~15 s
+    net          20,000    700   ~8 s
+    simple       20,000    701   ~1 s
+    random       20,000    702   ~1 s
     pimc          2,000    703   ~4 min     (pimc - heuristic +0.693 [+0.603, +0.783] at seed 7)
     pimc_solver   2,000    704   ~25 min    (+0.641 [+0.568, +0.713] at seed 7)
     ismcts        2,000    705   ~16 min    (+0.865 [+0.590, +1.141] on 200 deals, seed 901)
