@@ -316,7 +316,7 @@ def bench_players(floor, scale, names=None, record=False, standings=None, comman
         sim = Simulator(make_plan(2 + deals, seed=1, strategy=name))
         sim.rows(0, 2)  # compile / warm
 
-        def run():
+        def run(sim=sim, deals=deals):
             for first in range(2, 2 + deals, chunk):
                 sim.rows(first, min(chunk, 2 + deals - first))
         best = float("inf")

@@ -69,10 +69,10 @@ def player_rows(standings=None) -> list[dict]:
 def text_lines(rows: list[dict], source: str) -> list[str]:
     """The terminal listing: one line a player, then the footnotes (each result's command, the speeds'
     commands)."""
-    lines = [f"strongest first by the duplicate difference against heuristic (points per deal and seat, "
-             f"95% interval), measured, from {source}:",
-             f"{'player':12} {'class':19} {'vs heuristic [95% interval]':31} {'deals':>7} {'seed':>5} "
-             f"{'deals/s/core':>13}  what it does"]
+    lines = [(f"strongest first by the duplicate difference against heuristic (points per deal and seat, "
+              f"95% interval), measured, from {source}:"),
+             (f"{'player':12} {'class':19} {'vs heuristic [95% interval]':31} {'deals':>7} {'seed':>5} "
+              f"{'deals/s/core':>13}  what it does")]
     notes, speed_commands = [], {}
     for r in rows:
         d = r["vs_heuristic"]
@@ -119,8 +119,9 @@ def players(as_json, standings_path):
     and the measured deals per second per core. The figures come from a results file written by
     scripts/player_standings.py and scripts/bench.py --only players --record (docs/strategies.md,
     "Which player answers"), which also names the player that answers by default."""
-    from ..run.standings import STANDINGS_FILE, StandingsError, read
     from pathlib import Path
+
+    from ..run.standings import STANDINGS_FILE, StandingsError, read
     if standings_path is not None and not Path(standings_path).is_file():
         raise RunError(f"standings file {standings_path!r}: no such file")
     try:

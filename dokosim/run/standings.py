@@ -219,13 +219,13 @@ def provenance() -> dict:
     try:
         if root is None:
             raise ValueError
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], check=False, capture_output=True, text=True,
                              timeout=30)
         if out.returncode == 0:
             commit = out.stdout.strip()
             status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no",
                                      "--", ".", f":!{STANDINGS_FILE.relative_to(root).as_posix()}"],
-                                    capture_output=True, text=True, timeout=30)
+                                    check=False, capture_output=True, text=True, timeout=30)
             dirty = status.returncode != 0 or bool(status.stdout.strip())
     except (OSError, subprocess.SubprocessError, ValueError):
         commit, dirty = None, False
