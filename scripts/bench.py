@@ -1,7 +1,9 @@
 """Benchmarks (not tests): dokosim's speed as ratios to the C floor, measured in one run.
 
-    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,e2e,heuristic,club,pimc,net,dask,solver,conditions,game,vector]
+    python scripts/bench.py [--quick] [--only score,a,b,c,d,e,e2e,heuristic,club,pimc,net,players,dask,solver,conditions,game,vector]
     python scripts/bench.py --only a,e2e        # issue 48: the kernels in memory and end to end to Parquet
+    python scripts/bench.py --only players --record   # issue 44: every built-in's deals/s per core, into the
+                                                      # standings dokosim players lists (--players net,pimc: some)
 
 Compiles scripts/c_floor.c with gcc, runs it three times on core 0 (the best
 counts, as for every dokosim figure), then times dokosim's own kernels (the
@@ -239,7 +241,7 @@ def bench_pimc(floor, n, pairs=2):
         for p in range(pairs):
             for i, sim in enumerate(sims):
                 t = time.process_time()
-                sim.rows(2 + p * n, 2 + (p + 1) * n)
+                sim.rows(2 + p * n, n)  # rows(first, count): n deals
                 cpu[i] += time.process_time() - t
     for (label, _), t in zip(sides, cpu):
         per_core = pairs * n / t
@@ -274,6 +276,66 @@ def bench_net(floor, n, n_pimc=40):
     print(f"{'':58} net {per_core['net']:,.0f}, heuristic {per_core['heuristic']:,.0f}, pimc "
           f"{per_core['pimc']:,.1f}, pimc with net rollouts {per_core['pimc, rollout_net=1']:,.1f} deals/s per core, "
           "CPU time (acceptance: net >= 1,000; goal 5,000)")
+
+
+PLAYER_DEALS = {"random": 1_000_000, "simple": 400_000, "heuristic": 100_000, "net": 20_000, "pimc": 1_000,
+                "ismcts": 600, "pimc_solver": 200}
+"""Deals of the players section per built-in (about 1-3 s of CPU time each for the fast ones, best
+of 3 passes; 20-40 s for the search players, one pass: a few minutes in all; --quick: a tenth)."""
+
+
+def bench_players(floor, scale, names=None, record=False, standings=None, command=None):
+    """Issue 44: each built-in player at every seat, one thread on the C floor's core, full DDV rules:
+    deals per second per core in CPU time (time.process_time: the machine is shared), the fast players
+    the best of 3 passes over the same deals, the search players one pass. With ``record`` each
+    figure replaces that player's ``speed`` in the standings file ``dokosim players`` reads
+    (dokosim/run/standings.py; ``standings``: another file), with the command line (``command``,
+    default this process's), deals and date."""
+    import shlex
+
+    import numba
+
+    from dokosim.run.simulator import Simulator, make_plan
+    from dokosim.run.standings import provenance, update
+    names = list(PLAYER_DEALS) if names is None else names
+    unknown = [n for n in names if n not in PLAYER_DEALS]
+    if unknown:
+        raise SystemExit(f"--players: {', '.join(unknown)} not measured here; valid: {', '.join(PLAYER_DEALS)}")
+    if record:
+        from dokosim.run.standings import StandingsError, read
+        try:
+            read(standings)  # a damaged file is refused before any measuring
+        except StandingsError as exc:
+            raise SystemExit(f"error: {exc}") from None
+    numba.set_num_threads(1)
+    command = command or shlex.join(["python", "scripts/bench.py", *sys.argv[1:]])
+    chunk = 50_000
+    for name in names:
+        deals = max(4, int(PLAYER_DEALS[name] * scale))
+        passes = 3 if PLAYER_DEALS[name] >= 10_000 else 1
+        sim = Simulator(make_plan(2 + deals, seed=1, strategy=name))
+        sim.rows(0, 2)  # compile / warm
+
+        def run(sim=sim, deals=deals):
+            for first in range(2, 2 + deals, chunk):
+                sim.rows(first, min(chunk, 2 + deals - first))
+        best = float("inf")
+        with on_floor_core():
+            for _ in range(passes):
+                t = time.process_time()
+                run()
+                best = min(best, time.process_time() - t)
+        rate = deals / best
+        report(f"(players) {name} at every seat [1 thread]", rate, floor)
+        print(f"{'':58} {rate:,.1f} deals/s per core, CPU time, {deals:,} deals"
+              + (f", best of {passes}" if passes > 1 else ""), flush=True)
+        if record:
+            clock = "CPU time (time.process_time), one thread pinned to one core" + \
+                (f", best of {passes} passes" if passes > 1 else "")
+            update(name, "speed", {"deals_per_second_per_core": round(rate, 3 if rate < 100 else 1),
+                                   "deals": deals, "threads": 1, "clock": clock, "command": command,
+                                   **provenance()}, standings)
+            print(f"{'':58} recorded in {standings or 'dokosim/run/player_standings.json'}", flush=True)
 
 
 def bench_dask(floor, n, workers=2):
@@ -505,12 +567,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer deals (a smoke run)")
     ap.add_argument("--only", default="score,a,b,c,d,e",
-                    help="comma-separated sections (also: e2e, heuristic, club, pimc, net, dask, solver, conditions, game, vector)")
+                    help="comma-separated sections (also: e2e, heuristic, club, pimc, net, players, dask, solver, conditions, game, vector)")
     ap.add_argument("--e2e-deals", type=int, default=None,
                     help="deals of the e2e section's command (default 2,000,000; --quick: 200,000)")
     ap.add_argument("--e2e-repeat", type=int, default=3, help="timed runs per thread count in the e2e section")
+    ap.add_argument("--players", default=None,
+                    help="the players section: comma-separated built-ins to measure (default: all but dd_oracle)")
+    ap.add_argument("--record", action="store_true",
+                    help="the players section: write each speed into the standings file dokosim players reads")
+    ap.add_argument("--standings", default=None,
+                    help="with --record: this standings file instead of dokosim/run/player_standings.json")
     args = ap.parse_args()
     only = set(args.only.split(","))
+    if (args.record or args.players or args.standings) and "players" not in only:
+        ap.error("--players, --record and --standings belong to the players section: add --only players")
     import numba
     cores = numba.config.NUMBA_NUM_THREADS
     scale = 0.1 if args.quick else 1.0
@@ -541,6 +611,9 @@ def main():
         bench_club(floor, int(400_000 * scale))
     if "pimc" in only:
         bench_pimc(floor, max(4, int(100 * scale)))
+    if "players" in only:
+        bench_players(floor, scale, None if args.players is None else args.players.split(","), args.record,
+                      args.standings)
     if "net" in only:
         bench_net(floor, int(100_000 * scale), max(10, int(40 * scale)))
     if "dask" in only:

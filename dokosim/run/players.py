@@ -10,22 +10,21 @@ docs/strategies.md ("Which player answers"): ``dokosim tournament net heuristic 
 
 PLAYERS = (
     ("net", "a small network learned from search players' decisions plays the cards and says Re and "
-            "Kontra; reservations, marriage and poverty by heuristic's rules", "fast", 9_000),
-    ("pimc_solver", "pimc whose cards in the last six tricks the double-dummy solver values", "search",
-     5),
+            "Kontra; reservations, marriage and poverty by heuristic's rules", "fast"),
+    ("pimc_solver", "pimc whose cards in the last six tricks the double-dummy solver values", "search"),
     ("ismcts", "information-set Monte Carlo tree search: a tree over every seat's cards, sampled deals, "
-               "random playouts; bids by pimc's search", "search", 28),
+               "random playouts; bids by pimc's search", "search"),
     ("pimc", "perfect-information Monte Carlo: samples the unseen cards, values each card by heuristic "
-             "rollouts", "search", 45),
+             "rollouts", "search"),
     ("heuristic", "an expert rule player: counts cards and voids, one-trick expectations, modelled bids "
-                  "and calls", "fast", 100_000),
-    ("simple", "a short baseline: wins a trick worth taking, else plays low", "fast", 400_000),
-    ("random", "uniform over the legal cards", "fast", 1_500_000),
+                  "and calls", "fast"),
+    ("simple", "a short baseline: wins a trick worth taking, else plays low", "fast"),
+    ("random", "uniform over the legal cards", "fast"),
     ("dd_oracle", "cheats: reads every hand and plays the solver's best card in the last 6 tricks",
-     "reads hidden cards", None),
+     "reads hidden cards"),
 )
-"""The built-in players, the default answerer first, then by the measured standings of
-docs/strategies.md (net ahead of pimc head to head; pimc_solver ahead of pimc; net vs pimc_solver
-not measured; ismcts ahead of pimc and heuristic, against net and pimc_solver not measured): (name,
-what it does, class, deals per second per core at every seat, rounded, from
-scripts/bench.py and docs/strategies.md; None: not measured). ``dokosim players`` prints it."""
+"""The built-in players: (name, what it does, class). Their standing and speed are not typed here:
+``dokosim players`` reads them from the measured results file (dokosim/run/standings.py,
+``player_standings.json``: duplicate results against heuristic by scripts/player_standings.py,
+speeds by ``scripts/bench.py --only players --record``) and orders the players by it; this order
+only breaks ties and orders the players not measured yet."""

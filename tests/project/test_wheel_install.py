@@ -87,6 +87,7 @@ def check_installed_package(bin_dir, outside, env):
     where = Path(r.stdout.strip())
     assert bin_dir.parent in where.parents and REPO not in where.parents
     assert (where.parent / "solo_odds_model.json").is_file()  # package data
+    assert (where.parent.parent / "run" / "player_standings.json").is_file()  # what dokosim players lists
     r = run([bin_dir / "dokosim", "rules"], cwd=outside, env=env)  # names the shipped RULES.md
     shipped = [Path(line.split(":", 1)[1].strip()) for line in r.stdout.splitlines() if line.startswith("the r")]
     assert r.returncode == 0 and len(shipped) == 2 and all(p.is_file() and bin_dir.parent in p.parents
