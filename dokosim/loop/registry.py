@@ -42,14 +42,16 @@ BUILTIN = {
     "pimc": "dokosim.strategies.pimc",
     "pimc_solver": "dokosim.strategies.pimc",
     "net": "dokosim.strategies.net",
+    "net3": "dokosim.strategies.net",
     "ismcts": "dokosim.strategies.ismcts",
 }
 PRESETS = {
     "pimc_solver": {"solve_tricks": 6.0},
+    "net3": {"round": 3.0},
 }
 """Built-in names that are another strategy's module with other defaults (the same compiled
 code): ``pimc_solver`` is pimc valuing its cards by the double-dummy solver in the last six
-tricks (docs/strategies.md)."""
+tricks; ``net3`` is net playing round 3's weights (docs/strategies.md)."""
 ENTRY_POINT_GROUP = "dokosim.strategies"
 _EXTRA: dict[str, str] = {}  # names registered at run time (--strategy-path, register())
 

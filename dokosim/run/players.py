@@ -9,6 +9,8 @@ its web page): the winner of the round robin of the fast built-ins, measured in
 docs/strategies.md ("Which player answers"): ``dokosim tournament net heuristic simple random``."""
 
 PLAYERS = (
+    ("net3", "net with round 3's weights: trained further on pimc's verdicts over net's own rollouts, "
+             "every solo kind forced into the data, club rules, clubs and spades as one", "fast"),
     ("net", "a small network learned from search players' decisions plays the cards and says Re and "
             "Kontra; reservations, marriage and poverty by heuristic's rules", "fast"),
     ("pimc_solver", "pimc whose cards in the last six tricks the double-dummy solver values", "search"),

@@ -55,18 +55,19 @@ PARAMS = {
     "call_value": (1.0, "points the value head must expect to say Re or Kontra"),
     "reservations": (1.0, "1: heuristic's solos kept only if the value head agrees (solo_margin); 0: heuristic's"),
     "solo_margin": (0.0, "points the value head must rate a solo above the normal game"),
-    "previous": (0.0, "1: the previous round's weights (net_weights_previous.npz), for measuring a round "
-                      "against the one before; 0: the shipped weights"),
+    "round": (2.0, "the round of the weights: 2 (net_weights.npz, net's) or 3 (net_weights_round3.npz, "
+                   "net3's: issue 44's round, docs/strategies.md)"),
 }
 PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0), "reservations": (0.0, 1.0),
-                "solo_margin": (-30.0, 60.0), "previous": (0.0, 1.0)}
-NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_PREVIOUS = range(5)
+                "solo_margin": (-30.0, 60.0), "round": (2.0, 3.0, "integer")}
+NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_ROUND = range(5)
 SOLO_OPTIONS = np.int64(0xFE)  # reservation options 1..7: the seven solo kinds (RES_HEALTHY + 1 + kind)
 
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
-PREVIOUS_WEIGHTS_FILE = Path(__file__).with_name("net_weights_previous.npz")
-"""The round before the shipped one (``previous=1``), kept so that a new round can be measured
-against it head to head (``dokosim tournament net net --param net#2:previous=1``)."""
+ROUND3_WEIGHTS_FILE = Path(__file__).with_name("net_weights_round3.npz")
+"""Round 3's weights (``round=3``; the built-in ``net3`` is ``net`` with them), beside round 2's
+(``net_weights.npz``, ``net``'s), so both rounds run everywhere and can be measured head to head
+(``dokosim tournament net3 net``)."""
 
 
 WEIGHT_SHAPES = {"w1": (N_FEATURES, None), "b1": (None,), "w2": (None, None), "b2": (None,),
@@ -106,12 +107,12 @@ _WEIGHTS = _load(WEIGHTS_FILE)
 W1, B1, W2, B2, WP, BP = (_WEIGHTS[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
 WV = np.ascontiguousarray(_WEIGHTS["wv"][:, 0])
 BV = np.ascontiguousarray(_WEIGHTS["bv"])
-_PREVIOUS = _load(PREVIOUS_WEIGHTS_FILE)
-W1_PREV, B1_PREV, W2_PREV, B2_PREV, WP_PREV, BP_PREV = (_PREVIOUS[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
-WV_PREV = np.ascontiguousarray(_PREVIOUS["wv"][:, 0])
-BV_PREV = np.ascontiguousarray(_PREVIOUS["bv"])
+_ROUND3 = _load(ROUND3_WEIGHTS_FILE)
+W1_R3, B1_R3, W2_R3, B2_R3, WP_R3, BP_R3 = (_ROUND3[k] for k in ("w1", "b1", "w2", "b2", "wp", "bp"))
+WV_R3 = np.ascontiguousarray(_ROUND3["wv"][:, 0])
+BV_R3 = np.ascontiguousarray(_ROUND3["bv"])
 HIDDEN = W1.shape[1]
-MAX_HIDDEN = max(HIDDEN, W1_PREV.shape[1])
+MAX_HIDDEN = max(HIDDEN, W1_R3.shape[1])
 """The scratch size of a hidden layer: the wider of the two networks."""
 
 
@@ -166,21 +167,21 @@ def network_value(x, w1, b1, w2, b2, wv, bv):
 
 
 @kernel
-def policy_logits(x, logits, previous=0):
-    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits`` (the
-    previous round's network when ``previous``)."""
-    if previous:
-        network_logits(x, logits, W1_PREV, B1_PREV, W2_PREV, B2_PREV, WP_PREV, BP_PREV)
+def policy_logits(x, logits, round3=False):
+    """The network's 24 card-kind scores for the float32 features ``x`` into ``logits`` (round
+    3's network when ``round3``, else round 2's)."""
+    if round3:
+        network_logits(x, logits, W1_R3, B1_R3, W2_R3, B2_R3, WP_R3, BP_R3)
     else:
         network_logits(x, logits, W1, B1, W2, B2, WP, BP)
 
 
 @kernel
-def state_value(x, previous=0):
-    """The value head: the seat's expected score (points) for the float32 features ``x`` (the
-    previous round's network when ``previous``)."""
-    if previous:
-        return network_value(x, W1_PREV, B1_PREV, W2_PREV, B2_PREV, WV_PREV, BV_PREV)
+def state_value(x, round3=False):
+    """The value head: the seat's expected score (points) for the float32 features ``x`` (round
+    3's network when ``round3``, else round 2's)."""
+    if round3:
+        return network_value(x, W1_R3, B1_R3, W2_R3, B2_R3, WV_R3, BV_R3)
     return network_value(x, W1, B1, W2, B2, WV, BV)
 
 
@@ -196,16 +197,16 @@ def cards_allowed(hand, view):
 
 
 @kernel
-def value_call(seat, hand, view, rules, call_value, previous):
+def value_call(seat, hand, view, rules, call_value, round3):
     """1 (Re or Kontra) when the value head expects at least ``call_value`` points for the seat
     at this call opportunity (the position ``view``), else 0."""
     x = stack_zeros(N_FEATURES, np.float32)
     card_features(seat, hand, cards_allowed(hand, view), view, rules, x)
-    return 1 if state_value(x, previous) >= call_value else 0
+    return 1 if state_value(x, round3) >= call_value else 0
 
 
 @kernel
-def opening_value(seat, hand, dealer, contract, rules, previous=0):
+def opening_value(seat, hand, dealer, contract, rules, round3=False):
     """The value head's rating of ``contract`` (C_NORMAL, or a solo code declared by ``seat``) for
     ``seat`` holding ``hand`` (12 cards), read from the features of its first card as if it led
     trick 1 of that contract (the others' hands unknown: empty)."""
@@ -215,25 +216,25 @@ def opening_value(seat, hand, dealer, contract, rules, previous=0):
     setup_deal(st, hands, dealer, contract, seat, 0, power, fclass, cmask)
     card_features(seat, hand, hand, View(st[:PUBLIC_LEN], plays, play_seat, trick_winner, power, fclass, cmask), rules,
                   x)
-    return state_value(x, previous)
+    return state_value(x, round3)
 
 
 @kernel
-def value_keeps_solo(seat, hand, kind, dealer, rules, margin, previous):
+def value_keeps_solo(seat, hand, kind, dealer, rules, margin, round3):
     """True when the value head rates the solo of ``kind`` for ``seat`` at least ``margin``
     points above the normal game (opening_value of each)."""
-    solo = opening_value(seat, hand, dealer, C_SOLO_BASE + kind, rules, previous)
-    return solo >= opening_value(seat, hand, dealer, C_NORMAL, rules, previous) + margin
+    solo = opening_value(seat, hand, dealer, C_SOLO_BASE + kind, rules, round3)
+    return solo >= opening_value(seat, hand, dealer, C_NORMAL, rules, round3) + margin
 
 
 @kernel
-def net_card(seat, hand, legal, view, rules, previous=0):
+def net_card(seat, hand, legal, view, rules, round3=False):
     """The legal card of the kind the network scores highest (the lowest kind on a tie) at the
-    position ``view`` (engine/position.py); the previous round's network when ``previous``."""
+    position ``view`` (engine/position.py); round 3's network when ``round3``."""
     x = stack_zeros(N_FEATURES, np.float32)
     logits = stack_zeros(N_KINDS, np.float32)
     card_features(seat, hand, legal, view, rules, x)
-    policy_logits(x, logits, previous)
+    policy_logits(x, logits, round3)
     best = -1
     best_v = np.float32(-3.0e38)
     m = distinct(legal)
@@ -251,7 +252,7 @@ def reserve(seat, hand, options, pub, rules, params, rng):
     choice = heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
     if params[NP_RESERVATIONS] > 0 and 1 <= choice <= 7 and options & 1:  # a voluntary solo: checked
         if not value_keeps_solo(seat, hand, choice - 1, pub[P_DEALER], rules, params[NP_SOLO_MARGIN],
-                                params[NP_PREVIOUS] > 0):
+                                params[NP_ROUND] >= 3):
             return heuristic.reserve(seat, hand, options & ~SOLO_OPTIONS, pub, rules, HPARAMS, rng)
     return choice
 
@@ -267,7 +268,7 @@ def call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
         if pub[P_TURN] != seat:  # just before the seat's own card (the position it learned from)
             return 0
         return value_call(seat, hand, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
-                          params[NP_CALL_VALUE], params[NP_PREVIOUS] > 0)
+                          params[NP_CALL_VALUE], params[NP_ROUND] >= 3)
     return heuristic.call(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, cmask, rules,
                           HPARAMS, rng)
 
@@ -278,4 +279,4 @@ def card(seat, hand, legal, pub, plays, play_seat, trick_winner, power, fclass, 
     if cands & (cands - 1) == 0:
         return lowest_bit_index(legal)
     return net_card(seat, hand, legal, View(pub, plays, play_seat, trick_winner, power, fclass, cmask), rules,
-                    params[NP_PREVIOUS] > 0)
+                    params[NP_ROUND] >= 3)

@@ -227,11 +227,9 @@ def read_log(path: Path, settings: dict | None = None) -> dict[int, dict]:
 def player_fingerprints(players) -> dict[str, str]:
     """What a fast player's answers depend on besides dokosim's code: for ``net``, the digest of
     its weights file, so a new round of weights is a new run, not a resumed one."""
-    out = {}
-    if "net" in players:
-        from ..strategies.net import WEIGHTS_FILE
-        out["net"] = hashlib.sha256(WEIGHTS_FILE.read_bytes()).hexdigest()[:16]
-    return out
+    from ..strategies.net import ROUND3_WEIGHTS_FILE, WEIGHTS_FILE
+    files = {"net": WEIGHTS_FILE, "net3": ROUND3_WEIGHTS_FILE}
+    return {p: hashlib.sha256(files[p].read_bytes()).hexdigest()[:16] for p in players if p in files}
 
 
 def log_path(data: Path, settings: dict) -> Path:

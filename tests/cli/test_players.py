@@ -49,11 +49,11 @@ def test_players_are_listed_strongest_first_by_the_standings_file(tmp_path):
     rows = json.loads(r.output)
     names = [p["name"] for p in rows]
     built_in = [p["name"] for p in rows if p["built_in"]]
-    assert built_in == ["ismcts", "net", "heuristic", "simple", "pimc_solver", "pimc", "random", "dd_oracle"]
+    assert built_in == ["ismcts", "net", "heuristic", "simple", "net3", "pimc_solver", "pimc", "random", "dd_oracle"]
     assert set(built_in) == {name for name, _, _ in PLAYERS}
     assert names[:len(built_in)] == built_in  # plug-ins (another test may register one) after the built-ins
     assert [p["standing"] for p in rows[:len(built_in)]] == ["measured", "measured", "reference", "measured",
-                                                            "not measured", "not measured", "not measured",
+                                                            "not measured", "not measured", "not measured", "not measured",
                                                             "reads hidden cards"]
     by_name = {p["name"]: p for p in rows}
     recorded = standings.read(path)["players"]

@@ -20,19 +20,19 @@ from tests.engine.test_properties import check_deal
 from tests.helpers.games import card_decisions
 
 
-WEIGHT_FILES = pytest.mark.parametrize("previous, path", [(0, net.WEIGHTS_FILE), (1, net.PREVIOUS_WEIGHTS_FILE)],
-                                       ids=["shipped", "previous"])
+WEIGHT_FILES = pytest.mark.parametrize("round3, path", [(False, net.WEIGHTS_FILE), (True, net.ROUND3_WEIGHTS_FILE)],
+                                       ids=["round2", "round3"])
 
 
 @WEIGHT_FILES
-def test_the_numba_forward_pass_equals_the_training_librarys(previous, path):
+def test_the_numba_forward_pass_equals_the_training_librarys(round3, path):
     with np.load(path) as stored:
         x, logits_jax = stored["check_x"], stored["check_logits"]
     assert x.shape == (1000, N_FEATURES) and logits_jax.shape == (1000, N_KINDS)
     out = np.zeros(N_KINDS, dtype=np.float32)
     worst = 0.0
     for row, expected in zip(x, logits_jax):
-        net.policy_logits(np.ascontiguousarray(row), out, previous)
+        net.policy_logits(np.ascontiguousarray(row), out, round3)
         worst = max(worst, float(np.abs(out - expected).max()))
     assert worst <= 1e-5, worst
     # and the plain numpy reading of the same weights agrees (the shipped file is what net reads)
@@ -41,10 +41,10 @@ def test_the_numba_forward_pass_equals_the_training_librarys(previous, path):
 
 
 @WEIGHT_FILES
-def test_the_numba_value_head_equals_the_training_librarys(previous, path):
+def test_the_numba_value_head_equals_the_training_librarys(round3, path):
     with np.load(path) as stored:
         x, value_jax = stored["check_x"], stored["check_value"]
-    values = np.array([net.state_value(np.ascontiguousarray(row), previous) for row in x])
+    values = np.array([net.state_value(np.ascontiguousarray(row), round3) for row in x])
     assert values.shape == value_jax.reshape(-1).shape and values.std() > 0.5  # a head that says something
     assert np.abs(values - value_jax.reshape(-1)).max() <= 1e-4  # points (|value| up to ~20): float32 sums
 
@@ -204,14 +204,14 @@ def test_a_weights_file_that_does_not_fit_is_one_line(tmp_path):
         assert str(path) in str(info.value) and "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("previous", [0, 1])
-def test_each_card_is_the_best_legal_kind_of_the_chosen_weights(previous):
-    """At every card decision with a choice of 20 deals played by ``net`` (``previous`` 0: the
-    shipped weights, 1: the round before), the card is of the legal kind that the plain numpy
-    forward pass of that weights file scores highest."""
+@pytest.mark.parametrize("player, path", [("net", net.WEIGHTS_FILE), ("net3", net.ROUND3_WEIGHTS_FILE)])
+def test_each_card_is_the_best_legal_kind_of_the_players_weights(player, path):
+    """At every card decision with a choice of 20 deals played by ``net`` (round 2's weights) and
+    ``net3`` (round 3's), the card is of the legal kind that the plain numpy forward pass of that
+    weights file scores highest."""
     from dokosim.loop.teacher_step import position_features
-    weights = load_weights(net.PREVIOUS_WEIGHTS_FILE if previous else net.WEIGHTS_FILE)
-    agent = Agent("net", previous=previous)
+    weights = load_weights(path)
+    agent = Agent(player)
     checked = 0
     for deal_id in range(20):
         game = Game("ddv", seed=8, deal_id=deal_id)
