@@ -24,6 +24,7 @@ both cores, estimated (ismcts: ten times its 200-deal run):
 
     player        deals   seed   time
     net          20,000    700   ~8 s
+    net3         20,000    706   ~8 s
     simple       20,000    701   ~1 s
     random       20,000    702   ~1 s
     pimc          2,000    703   ~4 min     (pimc - heuristic +0.693 [+0.603, +0.783] at seed 7)
@@ -42,6 +43,7 @@ import time
 
 DEFAULTS = {
     "net": (20_000, 700),
+    "net3": (20_000, 706),
     "simple": (20_000, 701),
     "random": (20_000, 702),
     "pimc": (2_000, 703),

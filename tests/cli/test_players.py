@@ -83,7 +83,7 @@ def test_players_are_listed_strongest_first_by_the_standings_file(tmp_path):
     assert notes[0] == ("[1] ismcts: dokosim tournament ismcts heuristic --deals 2000 --seed 705 --rules ddv  "
                         "(2026-12-07, commit 000000000)")
     assert any(n.startswith("deals/s/core: ") and "scripts/bench.py --only players --record" in n for n in notes)
-    assert notes[-1].startswith("not measured yet: pimc_solver, pimc, random")
+    assert notes[-1].startswith("not measured yet: net3, pimc_solver, pimc, random")
 
 
 def test_the_shipped_standings_are_valid_and_list_the_built_ins():
