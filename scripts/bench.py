@@ -278,7 +278,7 @@ def bench_net(floor, n, n_pimc=40):
           "CPU time (acceptance: net >= 1,000; goal 5,000)")
 
 
-PLAYER_DEALS = {"random": 1_000_000, "simple": 400_000, "heuristic": 100_000, "net": 20_000, "pimc": 1_000,
+PLAYER_DEALS = {"random": 1_000_000, "simple": 400_000, "heuristic": 100_000, "net": 20_000, "net3": 20_000, "pimc": 1_000,
                 "ismcts": 600, "pimc_solver": 200}
 """Deals of the players section per built-in (about 1-3 s of CPU time each for the fast ones, best
 of 3 passes; 20-40 s for the search players, one pass: a few minutes in all; --quick: a tenth)."""
