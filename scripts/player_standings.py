@@ -19,17 +19,16 @@ named). Seeds 700-799 are reserved for these standings, one per player, so that 
 reproduced by its command and no other measurement shares its deals. The deals give 95% intervals
 of about +-0.03 (the fast players: net +-0.023 at 20,000 deals) and +-0.08 (the search players)
 points per deal and seat. Times (wall): the fast players' on one thread of the 2-core development
-machine, measured; the search players' from the 2,000-deal tournaments of docs/strategies.md on
-both cores, estimated (ismcts: ten times its 200-deal run):
+machine, measured; the search players' on both cores, measured (7 December 2026):
 
     player        deals   seed   time
     net          20,000    700   ~8 s
     net3         20,000    706   ~8 s
     simple       20,000    701   ~1 s
     random       20,000    702   ~1 s
-    pimc          2,000    703   ~4 min     (pimc - heuristic +0.693 [+0.603, +0.783] at seed 7)
-    pimc_solver   2,000    704   ~25 min    (+0.641 [+0.568, +0.713] at seed 7)
-    ismcts        2,000    705   ~16 min    (+0.865 [+0.590, +1.141] on 200 deals, seed 901)
+    pimc          2,000    703   34 s       (measured 7 December 2026, both cores)
+    pimc_solver   2,000    704   591 s
+    ismcts        2,000    705   106 s
 
 ``heuristic`` is the reference (0 by definition) and ``dd_oracle`` reads hidden cards: neither is
 played. The speeds come from ``python scripts/bench.py --only players --record``.
