@@ -40,7 +40,8 @@ from typing import Callable, Iterable
 import polars as pl
 
 from .conditions import check_predicates
-from .outputs import check_directory, deferred_interrupt, reason, replace_atomically, writing
+from .outputs import (check_directory, deferred_interrupt, python_handles_ctrl_c, reason,
+                      replace_atomically, writing)
 
 LEDGER = "_chunks.jsonl"
 META_SUFFIX = ".dokosim"  # DIR.dokosim/ beside the run directory DIR: its manifest and ledger
@@ -442,6 +443,7 @@ class ChunkWriter:
         self.written: list[Chunk] = []  # written and entered in the ledger, not yet reported
         self.error: BaseException | None = None
         self.stop = False  # set on an error or interruption of the caller: queued chunks are dropped
+        python_handles_ctrl_c()  # else a Ctrl-C aborts the writer's polars call mid-file
         self.thread = threading.Thread(target=self._work, name="dokosim-chunk-writer", daemon=False)
         self.thread.start()
 

@@ -259,6 +259,24 @@ def deferred_interrupt():
             raise KeyboardInterrupt
 
 
+def python_handles_ctrl_c() -> None:
+    """Make Python's SIGINT handler the process's only one again, dropping polars' (a no-op outside
+    the main thread; call it once polars is imported, before polars runs in a second thread).
+
+    polars, when imported, registers a low-level SIGINT handler (signal-hook) that chains to the
+    one installed before it. While it is in place a Ctrl-C makes every polars call then running,
+    in any thread, abort with a Rust panic (``__POLARS_ABORT_KEYBOARD_INTERRUPT``): the run's chunk
+    writer would lose the file it is writing and print a backtrace. The command line installs
+    ``interrupt_once`` before its lazy import of polars, so the hook sits in front of it. Setting
+    Python's handler again replaces the hook at the C level; Ctrl-C then reaches the main thread
+    only, as a KeyboardInterrupt, and the writer finishes its chunk."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is not None:  # None: a handler not installed from Python, left alone
+        signal.signal(signal.SIGINT, handler)
+
+
 def _first_interrupt(signum, frame):
     """The SIGINT handler of ``interrupt_once``: ignore every later Ctrl-C, raise this one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
