@@ -257,16 +257,21 @@ def earlier_search(data: Path, settings: dict) -> dict[int, dict]:
 
 
 def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=True, hands: int = DEFAULT_HANDS,
-        fast_deals: int = FAST_DEALS, data="data/advice_check", **_sim) -> dict:
+        fast_deals: int = FAST_DEALS, data="data/advice_check", players=None, **_sim) -> dict:
     """Check ``hands`` hands; ``deals``: search deals per hand and option (default and minimum
-    CHECK_DEALS = 200). ``strategy`` is not used: the checked players are ``fast_players()``."""
+    CHECK_DEALS = 200). ``strategy`` is not used: the checked players are ``players`` (built-in
+    names), by default ``fast_players()``."""
     check_deals = CHECK_DEALS if deals is None else int(deals)
     if check_deals < MIN_CHECK_DEALS:
         raise StudyError(f"--deals {check_deals}: the check plays at least {MIN_CHECK_DEALS} search deals "
                          "per hand and option")
     if hands < 1:
         raise StudyError(f"hands {hands}: give at least 1")
-    players = fast_players()
+    players = fast_players() if players is None else tuple(dict.fromkeys(players))
+    from ..loop.registry import BUILTIN
+    unknown = [p for p in players if p not in BUILTIN]
+    if unknown or not players:
+        raise StudyError(f"players {','.join(unknown) or '(none)'}: name built-in players, e.g. net3,net,heuristic")
     out = results_dir(results, "advice_check")
     settings = {"study": "advice_check", "seed": seed, "fast_deals": fast_deals, "check_deals": check_deals,
                 "players": list(players), "search": SEARCH_PLAYER, "fingerprints": player_fingerprints(players)}
@@ -327,11 +332,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--results", default=None, help="the results directory (default: results/ here)")
     ap.add_argument("--data", default="data/advice_check", help="where the answers go (resumed if there)")
+    ap.add_argument("--players", default=None,
+                    help="comma-separated fast players to check (default: the default answerer, then heuristic)")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     try:
         print(run(deals=a.deals, seed=a.seed, results=a.results, quiet=a.quiet, hands=a.hands,
-                  fast_deals=a.fast_deals, data=a.data))
+                  fast_deals=a.fast_deals, data=a.data,
+                  players=None if a.players is None else [p.strip() for p in a.players.split(",") if p.strip()]))
     except StudyError as exc:
         ap.exit(2, f"{ap.prog}: error: {exc}\n")
     return 0

@@ -135,3 +135,20 @@ def test_other_fast_players_reuse_the_search_and_play_only_what_it_lacks(tmp_pat
         for o, e in fresh[i]["search"]["options"].items():
             assert second[i]["search"]["options"][o] == e
     assert scratch["summary"]
+
+
+def test_players_chosen_on_the_command_line_are_the_ones_checked(tmp_path, monkeypatch, capsys):
+    """``--players random,simple`` checks those players (their rows, in that order) instead of the
+    default answerer and heuristic; an unknown name is one line and exit code 2, before any work."""
+    monkeypatch.setattr(ac, "SEARCH_PLAYER", "simple")
+    monkeypatch.setattr(ac, "fast_players", lambda: pytest.fail("the default players were used"))
+    assert ac.main(["--players", "random,simple", "--hands", "1", "--fast-deals", "40", "--quiet",
+                    "--results", str(tmp_path / "r"), "--data", str(tmp_path / "d")]) == 0
+    rows = pl.read_csv(tmp_path / "r" / "advice_check" / "hands.csv")
+    assert rows["player"].to_list() == ["random", "simple"]
+    with pytest.raises(SystemExit) as exit_info:
+        ac.main(["--players", "net3,nosuch", "--results", str(tmp_path / "r2"), "--data", str(tmp_path / "d2")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nosuch" in err[0] and "built-in" in err[0]
+    assert not (tmp_path / "d2").exists()
