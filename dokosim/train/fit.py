@@ -303,9 +303,13 @@ def load_data(data_dir, max_rows: int | None = None) -> dict:
     rows, so the peak memory is the arrays (about 4 * (F + 30) bytes a row) plus one piece."""
     import polars as pl
     directories = data_dirs(data_dir)
-    if len({d.resolve() for d in directories}) < len(directories):
-        raise TrainError(f"DATA_DIR: a directory is named twice ({', '.join(map(str, directories))}); "
-                         f"name each round once")
+    seen, twice = set(), []
+    for d in directories:
+        if d.resolve() in seen and str(d) not in twice:
+            twice.append(str(d))
+        seen.add(d.resolve())
+    if twice:
+        raise TrainError(f"DATA_DIR: named more than once: {', '.join(twice)}; name each round once")
     files, source, seeds = [], {}, []
     for index, directory in enumerate(directories):
         seed = _round_seed(directory, index)

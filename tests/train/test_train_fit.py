@@ -291,8 +291,9 @@ def test_rounds_of_one_seed_share_their_deals_and_a_directory_named_twice_is_ref
     assert len(both["outcome"]) == 1200 and np.unique(both["deal_id"]).size == 600 // 12
     held = heldout_rows(both["deal_id"], 0.3)
     assert (held[:600] == held[600:]).all()  # deal by deal, the same side in both rounds
-    with pytest.raises(TrainError, match="named twice"):
-        load_data([tmp_path / "a", tmp_path / "a"])
+    with pytest.raises(TrainError, match="named more than once") as refused:
+        load_data([tmp_path / "a", tmp_path / "b", tmp_path / "a"])
+    assert str(tmp_path / "a") in str(refused.value) and str(tmp_path / "b") not in str(refused.value)
 
 
 def test_mirror_teaches_the_suit_the_data_never_shows(tmp_path):
