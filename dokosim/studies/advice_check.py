@@ -169,9 +169,10 @@ def agreement(record: dict, player: str) -> dict:
     fo, so = f["options"][pick], srch["options"][pick]
     gap, half = srch["gap_to_pick"][pick]
     fh, sh = f["options"]["healthy"], srch["options"]["healthy"]
+    clear = all(g > h for o, (g, h) in srch["gap_to_pick"].items() if o != srch["pick"])
     return {"index": record["index"], "category": record["category"], "hand": record["hand"],
             "player": player, "pick": pick, "search_pick": srch["pick"],
-            "pick_same": pick == srch["pick"], "pick_not_worse": gap <= half,
+            "pick_same": pick == srch["pick"], "pick_not_worse": gap <= half, "search_clear": clear,
             "gap": gap, "gap_half_width": half,
             "win": fo["win_chance"], "win_lo": fo["win_ci95"][0], "win_hi": fo["win_ci95"][1],
             "search_win": so["win_chance"], "search_win_lo": so["win_ci95"][0], "search_win_hi": so["win_ci95"][1],
@@ -181,12 +182,20 @@ def agreement(record: dict, player: str) -> dict:
 
 
 def summarize(rows: pl.DataFrame) -> pl.DataFrame:
-    """Per fast player: each agreement's share of hands with its 95% Wilson interval."""
+    """Per fast player: each agreement's share of hands with its 95% Wilson interval;
+    ``pick_same_where_clear`` is ``pick_same`` among the hands where search separates its pick
+    from every other option it played (``search_clear``: each paired difference beyond its 95%
+    half-width), the hands where a same pick is not a coin toss between options search rates alike."""
     out = []
     for player in rows["player"].unique(maintain_order=True):
         g = rows.filter(pl.col("player") == player)
-        for what in ("pick_same", "pick_not_worse", "win_agrees", "healthy_agrees"):
-            k, n = int(g[what].sum()), g.height
+        clear = g.filter(pl.col("search_clear"))
+        for what, h in (("pick_same", g), ("pick_not_worse", g), ("win_agrees", g), ("healthy_agrees", g),
+                        ("search_clear", g), ("pick_same_where_clear", clear)):
+            column = "pick_same" if what == "pick_same_where_clear" else what
+            k, n = int(h[column].sum()), h.height
+            if n == 0:
+                continue
             p, lo, hi = wilson(k, n)
             out.append({"player": player, "agreement": what, "hands": n, "agree": k,
                         "share": float(p), "lo": float(lo), "hi": float(hi)})
@@ -267,6 +276,9 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
                          "per hand and option")
     if hands < 1:
         raise StudyError(f"hands {hands}: give at least 1")
+    command = "dokosim study advice_check"
+    if players is not None:
+        command = f"python -m dokosim.studies.advice_check --players {','.join(dict.fromkeys(players))}"
     players = fast_players() if players is None else tuple(dict.fromkeys(players))
     from ..loop.registry import BUILTIN
     unknown = [p for p in players if p not in BUILTIN]
@@ -289,7 +301,7 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
     summary = summarize(rows)
     note = (f"Seed {seed}; {hands} hands ({', '.join(CATEGORY_LABEL[c] for c in CATEGORIES)}, in turn), "
             f"seat 0 on lead, DDV; fast players at {fast_deals:,} deals per option, {SEARCH_PLAYER} at "
-            f"{check_deals:,} deals per played option. `dokosim study advice_check` (docs/studies.md).")
+            f"{check_deals:,} deals per played option. `{command}` (docs/studies.md).")
     write_table(rows, out / "hands", "Advice checked hand by hand", note)
     write_table(summary, out / "summary", "How often the fast advice agrees with search", note)
     if charts:

@@ -53,13 +53,19 @@ def test_agreement_rules():
     assert row["pick_same"] and row["pick_not_worse"] and row["win_agrees"] and row["healthy_agrees"]
     row = ac.agreement(_record("jacks_solo", "jacks_solo", 0, 0, 0.60, 0.70), "net")  # 0.10 > 0.02 + 0.07
     assert not row["win_agrees"]
-    row = ac.agreement(_record("healthy", "jacks_solo", 1.0, 1.5, 0.6, 0.6), "net")
-    assert not row["pick_same"] and row["pick_not_worse"]
+    tie = ac.agreement(_record("healthy", "jacks_solo", 1.0, 1.5, 0.6, 0.6), "net")
+    assert not tie["pick_same"] and tie["pick_not_worse"] and not tie["search_clear"]  # search can't separate them
     row = ac.agreement(_record("healthy", "jacks_solo", 2.0, 1.5, 0.6, 0.6), "net")
-    assert not row["pick_same"] and not row["pick_not_worse"]
+    assert not row["pick_same"] and not row["pick_not_worse"] and row["search_clear"]
     summary = ac.summarize(pl.DataFrame([row, row]))
     same = summary.filter(pl.col("agreement") == "pick_same").row(0, named=True)
     assert same["hands"] == 2 and same["agree"] == 0 and same["lo"] == 0.0 and 0 < same["hi"] < 1
+    agree_clear = ac.agreement(_record("jacks_solo", "jacks_solo", 2.0, 1.5, 0.6, 0.6), "net")
+    summary = ac.summarize(pl.DataFrame([row, tie, agree_clear, tie]))
+    by = {r["agreement"]: r for r in summary.iter_rows(named=True)}
+    assert (by["search_clear"]["agree"], by["search_clear"]["hands"]) == (2, 4)
+    assert (by["pick_same_where_clear"]["agree"], by["pick_same_where_clear"]["hands"]) == (1, 2)  # ties left out
+    assert (by["pick_same"]["agree"], by["pick_same"]["hands"]) == (1, 4)
 
 
 def test_the_log_resumes_after_the_last_whole_line_and_refuses_other_settings(tmp_path):
