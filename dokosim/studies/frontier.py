@@ -42,20 +42,20 @@ import polars as pl
 from ..stats import mean_interval, wilson
 from .common import fmt, footnote, plt, results_dir, say, write_table
 
-SKILLS = ("random", "simple", "heuristic", "net", "pimc", "pimc_solver")  # weakest first (the last measured answers)
+SKILLS = ("random", "simple", "heuristic", "net", "net3", "pimc", "pimc_solver")  # weakest first (the last measured answers)
 SOLO_COUNTS = {"diamonds": (10, 11), "hearts": (10, 11), "spades": (10, 11), "clubs": (10, 11),
                "queens": (5, 6), "jacks": (5, 6), "fleischlos": (5, 6)}
 STRENGTHS = (9.0, 9.5, 10.0, 10.5, 11.0)
 # hands per row: the cheap skills at any size; the search players sized for a 95% interval of at
 # most +-0.03 on a win rate (1,200 hands: +-0.028 at 0.5) and +-0.3 on a poverty score (score
 # standard deviation about 6.5 at strength 9: 2,600 x 1.12 deals give about 2,300 poverties)
-SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "net": 20_000, "pimc": 1_200,
-                  "pimc_solver": 1_200},
+SIZES = {"solo": {"random": 20_000, "simple": 20_000, "heuristic": 20_000, "net": 20_000, "net3": 20_000,
+                  "pimc": 1_200, "pimc_solver": 1_200},
          "poverty": {"simple": 8_000, "heuristic": 8_000, "pimc": 2_600, "pimc_solver": 2_600},
          "announcements": {"random": 100_000, "simple": 100_000, "heuristic": 100_000, "net": 100_000,
-                           "pimc": 60_000}}
-# net takes or refuses a poverty by heuristic's fixed rule (it has no accept_trumps to set to 0), so
-# its poverties would be another population than the other skills': it plays no poverty row
+                           "net3": 100_000, "pimc": 60_000}}
+# net (and net3) takes or refuses a poverty by heuristic's fixed rule (it has no accept_trumps to set
+# to 0), so its poverties would be another population than the other skills': it plays no poverty row
 MAX_SOLO_BLOCKS = 4  # a search player's solo row: at most 4 blocks of its size (4,800 hands)
 POVERTY_RULES = {"preset": "ddv", "poverty": True}
 PROBE_BLOCK = 20_000
@@ -374,8 +374,8 @@ def advice_table(frame: pl.DataFrame, verdict: pl.DataFrame) -> pl.DataFrame:
 
 def _charts(frame: pl.DataFrame, out: Path, seed: int) -> None:
     p = plt()
-    colors = {"random": "#c9c9c9", "simple": "#9a9a9a", "heuristic": "#2b6ea6", "net": "#3a9a5b", "pimc": "#c2553a",
-              "pimc_solver": "#6a2c91"}
+    colors = {"random": "#c9c9c9", "simple": "#9a9a9a", "heuristic": "#2b6ea6", "net": "#3a9a5b",
+              "net3": "#8cc63f", "pimc": "#c2553a", "pimc_solver": "#6a2c91"}
     for study, title, ylabel in (("solo_odds", "Solo win rate at the key counts", "soloist's win rate"),
                                  ("poverty", "Accepting a poverty: the acceptor's score by strength", "score"),
                                  ("announcements", "Calls: break-even chance and mean gain", "")):

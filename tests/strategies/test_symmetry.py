@@ -88,7 +88,7 @@ def test_the_seats_roles_turn_with_the_dealer():
 FRONTIER = __import__("pathlib").Path(__file__).resolve().parents[2] / "results" / "frontier" / "frontier.csv"
 
 
-LEARNED = ("net",)  # players whose suits are symmetric only as far as their training made them
+LEARNED = ("net", "net3")  # players whose suits are symmetric only as far as their training made them
 
 
 def test_the_frontier_file_agrees_for_clubs_and_spades_at_every_count_and_skill():
@@ -106,18 +106,26 @@ def test_the_frontier_file_agrees_for_clubs_and_spades_at_every_count_and_skill(
     assert checked >= 2 * 2 * 5  # two figures at 10 and 11 trumps: random, simple, heuristic, pimc, pimc_solver
 
 
-@pytest.mark.xfail(strict=True, reason="net plays a spades solo worse than a clubs solo (frontier, 20,000 "
-                   "hands per count: 10 trumps -4.38 [-4.50, -4.26] against -3.46 [-3.58, -3.34]); issue 44")
-def test_the_learned_player_treats_clubs_and_spades_alike_in_the_frontier_file():
-    """The same check for ``net``: a network need not be symmetric in the suits, and the frontier
-    measures that it is not (docs/studies/frontier.md). Strict: once a new round of weights
-    plays both alike, this passes and the mark must go."""
+ASYMMETRIC = {
+    "net": "net plays a spades solo worse than a clubs solo (frontier, 20,000 hands per count: 10 trumps "
+           "-4.38 [-4.50, -4.26] against -3.46 [-3.58, -3.34]); issue 44",
+    "net3": "net3, trained on mirrored data too, is nearer but not symmetric (frontier, 20,000 hands per "
+            "count: 10 trumps clubs -5.94 [-6.11, -5.78] against spades -5.29 [-5.45, -5.12]); issue 44",
+}
+
+
+@pytest.mark.parametrize("player", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=ASYMMETRIC[p]))
+                                    for p in LEARNED])
+def test_the_learned_player_treats_clubs_and_spades_alike_in_the_frontier_file(player):
+    """The same check for each learned player: a network need not be symmetric in the suits, and
+    the frontier measures that it is not (docs/studies/frontier.md). Strict: once a new round of
+    weights plays both alike, this passes and the mark must go."""
     import polars as pl
-    f = pl.read_csv(FRONTIER).filter((pl.col("study") == "solo_odds") & pl.col("skill").is_in(LEARNED))
+    f = pl.read_csv(FRONTIER).filter((pl.col("study") == "solo_odds") & (pl.col("skill") == player))
     checked = 0
     for figure in ("solo win rate", "soloist's mean score"):
         checked += _clubs_spades(f.filter(pl.col("figure") == figure))
-    assert checked == 2 * 2 * len(LEARNED)
+    assert checked == 2 * 2
 
 
 def _clubs_spades(f):
