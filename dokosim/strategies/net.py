@@ -26,7 +26,9 @@ engine plays the allowed kind with the most trumps.) The value head does not cho
 itself: its training data holds only the solos a teacher chose to play, and it rates weak
 hands' solos far too high (docs/strategies.md).
 Marriage, poverty and throw-in (house rules) are ``heuristic``'s rules with its defaults, as is
-every reservation with ``reservations=0``: the DDV training data holds no poverty game.
+every reservation with ``reservations=0``: the DDV training data holds no poverty game. The
+poverty acceptance's threshold is net's own parameter ``accept_trumps`` (heuristic's default,
+10.5; measured in docs/strategies.md).
 
 Network: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)``, ``logits = h2 Wp + bp``,
 ``value = h2 wv + bv`` (the seat's expected score in points under the teacher's play), float32;
@@ -55,12 +57,16 @@ PARAMS = {
     "call_value": (1.0, "points the value head must expect to say Re or Kontra"),
     "reservations": (1.0, "1: heuristic's solos kept only if the value head agrees (solo_margin); 0: heuristic's"),
     "solo_margin": (0.0, "points the value head must rate a solo above the normal game"),
+    "accept_trumps": (10.5, "poverty (house rule): trumps (TH and QC count 1.5) needed to accept, "
+                            "heuristic's rule and its default"),
     "round": (2.0, "the round of the weights: 2 (net_weights.npz, net's) or 3 (net_weights_round3.npz, "
                    "net3's: issue 44's round, docs/strategies.md)"),
 }
 PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0), "reservations": (0.0, 1.0),
-                "solo_margin": (-30.0, 60.0), "round": (2.0, 3.0, "integer")}
-NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_ROUND = range(5)
+                "solo_margin": (-30.0, 60.0), "accept_trumps": (0.0, 15.0), "round": (2.0, 3.0, "integer")}
+NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_ACCEPT_TRUMPS, NP_ROUND = range(6)
+N_HPARAMS = 16  # HPARAMS' length (pimc_bids), a literal for the stack copy in exchange
+assert HPARAMS.shape[0] == N_HPARAMS
 SOLO_OPTIONS = np.int64(0xFE)  # reservation options 1..7: the seven solo kinds (RES_HEALTHY + 1 + kind)
 
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
@@ -259,7 +265,11 @@ def reserve(seat, hand, options, pub, rules, params, rng):
 
 @inline_kernel
 def exchange(seat, hand, phase, pub, rules, params, rng):
-    return heuristic.exchange(seat, hand, phase, pub, rules, HPARAMS, rng)
+    hparams = stack_zeros(N_HPARAMS, np.float64)  # heuristic's defaults but net's accept_trumps
+    for i in range(N_HPARAMS):
+        hparams[i] = HPARAMS[i]
+    hparams[heuristic.PI_ACCEPT] = params[NP_ACCEPT_TRUMPS]
+    return heuristic.exchange(seat, hand, phase, pub, rules, hparams, rng)
 
 
 @inline_kernel

@@ -228,3 +228,25 @@ def test_each_card_is_the_best_legal_kind_of_the_players_weights(player, path):
                 checked += 1
             game.apply_action(action)
     assert checked > 20 * 30
+
+
+def test_a_poverty_is_accepted_by_heuristics_rule_at_nets_own_threshold():
+    """net takes or refuses a poverty as heuristic does, at its parameter accept_trumps (heuristic's
+    default 10.5 unless set): a hand of strength 10 (9 trumps with TH and QC) is refused at the
+    default and taken at 9; every other part of the exchange stays heuristic's (the pass below)."""
+    from dokosim.engine.cards import parse_hand
+    from dokosim.strategies import heuristic
+    from dokosim.strategies.common import EX_ACCEPT, EX_PASS
+    from tests.strategies.test_heuristic import HOUSE, param_vector, pub
+
+    def exchange(module, hand, phase, **params):
+        rng = np.array([5, 6], dtype=np.uint64)
+        return module.exchange(1, np.int64(parse_hand(hand)), phase, pub(), HOUSE,
+                               param_vector(module, **params), rng)
+    strength_10 = "TH QC QD JC JS JH AD TD KD AC 9S 9H"
+    assert net.PARAMS["accept_trumps"][0] == heuristic.PARAMS["accept_trumps"][0] == 10.5
+    assert exchange(net, strength_10, EX_ACCEPT) == exchange(heuristic, strength_10, EX_ACCEPT) == 0
+    assert exchange(net, strength_10, EX_ACCEPT, accept_trumps=9.0) == 1
+    assert exchange(net, strength_10, EX_ACCEPT, accept_trumps=10.0) == 1
+    poor = "QD JD AD 9D KC AC 9S KS TS 9H KH TC"
+    assert exchange(net, poor, EX_PASS, accept_trumps=9.0) == exchange(heuristic, poor, EX_PASS)
