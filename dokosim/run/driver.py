@@ -287,6 +287,11 @@ class ChunkStore:
                 raise error(f"{exc}; no chunk of {directory} carries its plan to rebuild it from: remove "
                             f"{path} to start the run anew, or use another --out") from None
         if old is not None:
+            # another command's dataset: named so, not by a key ("kind=null", "chunk_size=null")
+            kinds = [str(m.get("kind") or "simulate").replace("_", " ") for m in (old, manifest)]
+            if kinds[0] != kinds[1]:
+                raise error(f"{directory} holds a dataset of {kinds[0]}, not of {kinds[1]} ({source}); use "
+                            f"another --out")
             for key in store.keys:
                 if old.get(key) != manifest.get(key):
                     raise error(f"{directory} holds a run made with {key}={json.dumps(old.get(key))}, "
