@@ -57,6 +57,8 @@ DEFAULT_HANDS = 52
 FAST_DEALS = 4000
 CHECK_DEALS = 200
 MIN_CHECK_DEALS = 200
+MIN_FAST_DEALS = 10
+"""The fewest deals per option a fast player's advice is played with (dokosim advise --deals)."""
 SEARCH_PLAYER = "pimc_solver"
 SEAT, DEALER, RULES = 0, 3, "ddv"
 DRAW_BATCH = 4096
@@ -267,11 +269,16 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
                          "per hand and option")
     if hands < 1:
         raise StudyError(f"hands {hands}: give at least 1")
+    if fast_deals < MIN_FAST_DEALS:  # 0 wrote NaN win chances to the log after minutes of search
+        raise StudyError(f"--fast-deals {fast_deals}: advise plays at least {MIN_FAST_DEALS} deals per option")
+    if not 0 <= seed <= 2**63 - 1:  # before the log file is made
+        raise StudyError(f"--seed {seed}: give an integer from 0 to 2**63 - 1")
     players = fast_players() if players is None else tuple(dict.fromkeys(players))
     from ..loop.registry import BUILTIN
     unknown = [p for p in players if p not in BUILTIN]
     if unknown or not players:
-        raise StudyError(f"players {','.join(unknown) or '(none)'}: name built-in players, e.g. net3,net,heuristic")
+        raise StudyError(f"players {','.join(unknown) or '(none)'}: name built-in players, one or more of "
+                         f"{', '.join(BUILTIN)}")
     out = results_dir(results, "advice_check")
     settings = {"study": "advice_check", "seed": seed, "fast_deals": fast_deals, "check_deals": check_deals,
                 "players": list(players), "search": SEARCH_PLAYER, "fingerprints": player_fingerprints(players)}

@@ -152,3 +152,17 @@ def test_players_chosen_on_the_command_line_are_the_ones_checked(tmp_path, monke
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nosuch" in err[0] and "built-in" in err[0]
     assert not (tmp_path / "d2").exists()
+
+
+@pytest.mark.parametrize("args,named", [(["--fast-deals", "0"], "--fast-deals 0"), (["--seed", "-1"], "--seed -1"),
+                                        (["--players", "dd_oracle"], "pimc_solver")])
+def test_a_bad_fast_deals_seed_or_player_is_one_line_before_any_work(tmp_path, monkeypatch, capsys, args, named):
+    """--fast-deals 0 searched for minutes and logged NaN win chances; --seed -1 was refused only
+    after its log file was made; an unknown player's message named three examples, not the choice."""
+    monkeypatch.setattr(ac, "check_hand", lambda *a, **k: pytest.fail("a hand was checked"))
+    with pytest.raises(SystemExit) as exit_info:
+        ac.main(args + ["--hands", "1", "--quiet", "--results", str(tmp_path / "r"), "--data", str(tmp_path / "d")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and named in err[0], err
+    assert not (tmp_path / "d").exists() and not (tmp_path / "r").exists()
