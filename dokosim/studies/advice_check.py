@@ -279,12 +279,15 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
     if unknown or not players:
         raise StudyError(f"players {','.join(unknown) or '(none)'}: name built-in players, one or more of "
                          f"{', '.join(BUILTIN)}")
-    out = results_dir(results, "advice_check")
     settings = {"study": "advice_check", "seed": seed, "fast_deals": fast_deals, "check_deals": check_deals,
                 "players": list(players), "search": SEARCH_PLAYER, "fingerprints": player_fingerprints(players)}
-    path = log_path(data, settings)
-    earlier = earlier_search(data, settings)
-    log = HandLog(path, settings)
+    try:  # a --data or --results that is a file (or under one): one line, before any work
+        path = log_path(data, settings)
+        earlier = earlier_search(data, settings)
+        log = HandLog(path, settings)
+        out = results_dir(results, "advice_check")
+    except OSError as exc:
+        raise StudyError(f"{exc.filename}: {exc.strerror}; --data and --results name directories") from None
     from tqdm import tqdm
     todo = [i for i in range(hands) if i not in log.records]
     t0 = time.time()
