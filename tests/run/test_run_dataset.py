@@ -109,3 +109,18 @@ def test_a_dataset_of_another_command_is_named_so_and_left_alone(tmp_path):
     run_dataset(CHUNKS, functools.partial(rows, 3), other, RunPlan({"kind": "tournament", "seed": 3}, ("kind", "seed")))
     with pytest.raises(driver.ManifestMismatch, match="holds a dataset of tournament, not of simulate"):
         run_dataset(CHUNKS, functools.partial(rows, 3), other, RunPlan({"seed": 3, "chunk_size": 3}, ("seed", "chunk_size")))
+
+
+def test_a_run_of_other_parameters_names_the_parameter_that_differs(tmp_path):
+    """train data into a run of samples=2 with samples=3 printed both teachers' whole parameter
+    tables (14 entries each), leaving the reader to find the one that differs."""
+    out = tmp_path / "ds"
+    params = {"eye_weight": 0.01, "samples": 2.0, "table_bits": 14.0}
+    run_dataset(CHUNKS, functools.partial(rows, 3), out, RunPlan({"seed": 3, "params": params}, ("seed", "params")))
+    with pytest.raises(driver.ManifestMismatch) as info:
+        run_dataset(CHUNKS, functools.partial(rows, 3), out,
+                    RunPlan({"seed": 3, "params": {**params, "samples": 3.0}}, ("seed", "params")))
+    assert str(info.value).startswith(f"{out} holds a run made with params.samples=2.0, not 3.0 (")
+    with pytest.raises(driver.ManifestMismatch, match=r"made with params\.extra=null, not 1 \("):
+        run_dataset(CHUNKS, functools.partial(rows, 3), out,
+                    RunPlan({"seed": 3, "params": {**params, "extra": 1}}, ("seed", "params")))
