@@ -104,6 +104,8 @@ def probe_calls(deals: int, level="re", seed: int = 0, rules="ddv", strategy="he
 
     # the probes' manifest is the plan before its conditions are measured (measured by kernel())
     manifest = {**plan.manifest(), "kind": "probes", "level": lv, "probes_only": probes_only}
+    if out is not None:  # a condition that can never hold: refused before the directory binds to it
+        plan.measure_conditions(quiet)
     run = run_dataset(chunks_of(plan.deals, plan.chunk_size), probe, None if out is None else parts_directory(out),
                       RunPlan(manifest, PROBE_KEYS), setup=kernel,
                       progress=Progress(quiet, bar={"unit": " deals", "unit_scale": True}))

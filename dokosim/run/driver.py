@@ -287,10 +287,19 @@ class ChunkStore:
                 raise error(f"{exc}; no chunk of {directory} carries its plan to rebuild it from: remove "
                             f"{path} to start the run anew, or use another --out") from None
         if old is not None:
+            # another command's dataset: named so, not by a key ("kind=null", "chunk_size=null")
+            kinds = [str(m.get("kind") or "simulate").replace("_", " ") for m in (old, manifest)]
+            if kinds[0] != kinds[1]:
+                raise error(f"{directory} holds a dataset of {kinds[0]}, not of {kinds[1]} ({source}); use "
+                            f"another --out")
             for key in store.keys:
-                if old.get(key) != manifest.get(key):
-                    raise error(f"{directory} holds a run made with {key}={json.dumps(old.get(key))}, "
-                                f"not {json.dumps(manifest.get(key))} ({source}); use another --out or the same "
+                was, now = old.get(key), manifest.get(key)
+                if was != now:
+                    while isinstance(was, dict) and isinstance(now, dict):  # the entry that differs, not the whole dicts
+                        sub = next(k for k in sorted(set(was) | set(now), key=str) if was.get(k) != now.get(k))
+                        key, was, now = f"{key}.{sub}", was.get(sub), now.get(sub)
+                    raise error(f"{directory} holds a run made with {key}={json.dumps(was)}, "
+                                f"not {json.dumps(now)} ({source}); use another --out or the same "
                                 f"command")
         with writing(directory):
             directory.mkdir(parents=True, exist_ok=True)

@@ -142,9 +142,11 @@ def read(path=None) -> dict:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return empty()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StandingsError(f"standings file {str(path)!r} cannot be read: {getattr(exc, 'strerror', None) or exc}") \
-            from None
+    except UnicodeDecodeError:
+        raise StandingsError(f"standings file {str(path)!r} is damaged (not UTF-8 text); restore it (git checkout) "
+                             "or record it anew") from None
+    except OSError as exc:
+        raise StandingsError(f"standings file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

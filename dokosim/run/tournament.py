@@ -332,18 +332,19 @@ def tournament(strategies: list[str], deals: int, seed: int = 0, rules="ddv", pa
     if conditioned and any(python_agent(n) is not None for n in names):
         raise TournamentError("conditions (hands, where, where_path) are not available with Python agents "
                               "yet: their seatings are played through Game")
+    acceptance = None
+    if hands is not None or where is not None or where_path is not None:
+        from .simulator import make_plan  # the acceptance rate: the dealing, whoever plays;
+        # measured before the directory: a condition that can never hold leaves none bound to it
+        pilot = make_plan(int(deals), seed, rules, "random", hands=hands, where=where, where_path=where_path)
+        pilot.measure_conditions(quiet)
+        acceptance = pilot.acceptance
     store = _open_out(out, {"kind": "tournament", "schema_version": TOURNAMENT_SCHEMA, "names": names,
                             "deals": int(deals), "seed": seed, "rules": rules.to_dict(),
                             "params": {str(k): v for k, v in params.items()},
                             "conditions": None if conditions is None else conditions.manifest(),
                             "seatings": [list(s) for s in plan]}, len(plan), int(deals))
     directory = None if store is None else store.directory
-    acceptance = None
-    if hands is not None or where is not None or where_path is not None:
-        from .simulator import make_plan  # the acceptance rate: the dealing, whoever plays
-        pilot = make_plan(int(deals), seed, rules, "random", hands=hands, where=where, where_path=where_path)
-        pilot.measure_conditions(quiet)
-        acceptance = pilot.acceptance
     start = time.perf_counter()
     total = np.zeros((int(deals), len(names)))
     game_frames = []

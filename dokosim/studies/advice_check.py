@@ -57,6 +57,8 @@ DEFAULT_HANDS = 52
 FAST_DEALS = 4000
 CHECK_DEALS = 200
 MIN_CHECK_DEALS = 200
+MIN_FAST_DEALS = 10
+"""The fewest deals per option a fast player's advice is played with (dokosim advise --deals)."""
 SEARCH_PLAYER = "pimc_solver"
 SEAT, DEALER, RULES = 0, 3, "ddv"
 DRAW_BATCH = 4096
@@ -276,6 +278,10 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
                          "per hand and option")
     if hands < 1:
         raise StudyError(f"hands {hands}: give at least 1")
+    if fast_deals < MIN_FAST_DEALS:  # 0 wrote NaN win chances to the log after minutes of search
+        raise StudyError(f"--fast-deals {fast_deals}: advise plays at least {MIN_FAST_DEALS} deals per option")
+    if not 0 <= seed <= 2**63 - 1:  # before the log file is made
+        raise StudyError(f"--seed {seed}: give an integer from 0 to 2**63 - 1")
     command = "dokosim study advice_check"
     if players is not None:
         command = f"python -m dokosim.studies.advice_check --players {','.join(dict.fromkeys(players))}"
@@ -283,13 +289,17 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
     from ..loop.registry import BUILTIN
     unknown = [p for p in players if p not in BUILTIN]
     if unknown or not players:
-        raise StudyError(f"players {','.join(unknown) or '(none)'}: name built-in players, e.g. net3,net,heuristic")
-    out = results_dir(results, "advice_check")
+        raise StudyError(f"players {','.join(unknown) or '(none)'}: name built-in players, one or more of "
+                         f"{', '.join(BUILTIN)}")
     settings = {"study": "advice_check", "seed": seed, "fast_deals": fast_deals, "check_deals": check_deals,
                 "players": list(players), "search": SEARCH_PLAYER, "fingerprints": player_fingerprints(players)}
-    path = log_path(data, settings)
-    earlier = earlier_search(data, settings)
-    log = HandLog(path, settings)
+    try:  # a --data or --results that is a file (or under one): one line, before any work
+        path = log_path(data, settings)
+        earlier = earlier_search(data, settings)
+        log = HandLog(path, settings)
+        out = results_dir(results, "advice_check")
+    except OSError as exc:
+        raise StudyError(f"{exc.filename}: {exc.strerror}; --data and --results name directories") from None
     from tqdm import tqdm
     todo = [i for i in range(hands) if i not in log.records]
     t0 = time.time()

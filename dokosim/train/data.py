@@ -207,6 +207,8 @@ def make_data(deals: int, out, seed: int = 0, teacher: str = "pimc", params: dic
     out = check_path_value("out", out, TrainDataError)
     player = teacher if player is None else player
     jobs = check_int("jobs", jobs, 1, 256, TrainDataError)
+    if plan is not None:  # a condition too rare to deal: refused before the directory, as simulate does
+        plan.measure_conditions(quiet)
     manifest = {"kind": "train_data", "format": DATA_FORMAT, "seed": seed, "deals": deals,
                 "chunk_size": chunk_size, "teacher": teacher, "params": strategy.params,
                 "player": None if player == teacher else player,  # None: the teacher (as in runs before --player)

@@ -591,6 +591,9 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
     out = check_output(out)
     parquet_files(data_dir)
     start_weights = read_init(init)
+    if start_weights is not None and start_weights["w1"].shape[1] != hidden:  # before the data is read
+        raise TrainError(f"--init {init}: its network has {start_weights['w1'].shape[1]} hidden units; "
+                         f"--hidden is {hidden}")
     try:
         import jax
         import jax.numpy as jnp

@@ -113,6 +113,8 @@ def _read_npz(path) -> dict[str, np.ndarray]:
     except ValueError as exc:
         if str(exc).startswith(str(path)):
             raise
+        if "allow_pickle" in str(exc):  # neither .npz nor .npy: numpy's pickle advice does not apply
+            raise ValueError(f"{path}: not a weights file (a .npz archive)") from None
         raise ValueError(f"{path}: not a weights file (a .npz archive): {str(exc).splitlines()[0]}") from None
 
 

@@ -113,6 +113,16 @@ def test_a_damaged_standings_file_is_refused_in_one_line(tmp_path):
     assert r.exit_code == 1 and r.output.count("\n") == 1 and "no such file" in r.output
 
 
+def test_a_standings_file_that_is_not_text_is_damaged_not_a_codec_error(tmp_path):
+    """Bytes that are not UTF-8 gave "cannot be read: 'utf-8' codec can't decode byte 0xff in
+    position 0: invalid start byte"; they are a damaged file like any other."""
+    path = tmp_path / "standings.json"
+    path.write_bytes(b"\xff\xfe{}")
+    r = CliRunner().invoke(main, ["players", "--standings", str(path)])
+    assert r.exit_code == 1 and r.output.count("\n") == 1, r.output
+    assert "is damaged (not UTF-8 text)" in r.output and "codec" not in r.output
+
+
 def test_update_checks_the_file_and_the_record_and_leaves_a_damaged_file_alone(tmp_path):
     import pytest
     path = tmp_path / "standings.json"

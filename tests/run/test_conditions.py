@@ -330,6 +330,17 @@ def test_an_extremely_rare_condition_names_its_measured_rate(tmp_path):
     assert not (tmp_path / "d").exists()  # nothing written before the condition was measured
 
 
+@pytest.mark.parametrize("argv", [["tournament", "random", "simple", "--deals", "10"],
+                                  ["probe-calls", "--deals", "10"]])
+def test_a_condition_that_can_never_hold_leaves_no_output_directory(tmp_path, argv):
+    """tournament --out made its directory and manifest (binding it to the mistaken --where)
+    before it measured the condition; like simulate, nothing is written now."""
+    out = tmp_path / ("d.parquet" if argv[0] == "probe-calls" else "d")
+    result = CliRunner().invoke(cli, argv + ["--quiet", "--where", "trumps(0) > 20", "--out", str(out)])
+    assert result.exit_code == 2 and "can never hold" in result.output, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_the_cli_reports_the_acceptance_rate(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", "--deals", "500", "--where", "trumps(0) >= 9",
                                       "--json"])

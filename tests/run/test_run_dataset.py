@@ -90,3 +90,37 @@ def test_a_chunk_its_task_wrote_is_only_entered_in_the_ledger(tmp_path, monkeypa
     assert files(out) == files(reference) and ledger(out) == ledger(reference)
     (tmp_path / "c").mkdir()
     assert isinstance(produce_and_write(functools.partial(rows, 5), CHUNKS[0], str(tmp_path / "c"), {}), Written)
+
+
+def test_a_dataset_of_another_command_is_named_so_and_left_alone(tmp_path):
+    """--out naming another command's dataset (a simulate run for a tournament, a tournament for
+    simulate) was refused as "holds a run made with kind=null" or "chunk_size=null" (simulate's
+    manifest has no kind); the message names the two kinds, and the dataset is left as it was."""
+    out = tmp_path / "ds"
+    run_dataset(CHUNKS, functools.partial(rows, 3), out, RunPlan({"seed": 3}, KEYS))  # simulate's: no kind
+    whole, before = files(out), ledger(out)
+    for manifest, keys, message in (({"kind": "tournament", "seed": 3}, ("kind", "seed"), "of simulate, not of tournament"),
+                                    ({"kind": "train_data", "seed": 3}, ("kind", "seed"), "of simulate, not of train data")):
+        with pytest.raises(driver.ManifestMismatch) as info:
+            run_dataset(CHUNKS, functools.partial(rows, 3), out, RunPlan(manifest, keys))
+        assert str(info.value) == f"{out} holds a dataset of {message[3:]} (the plan its chunks carry); use another --out"
+    assert files(out) == whole and ledger(out) == before
+    other = tmp_path / "tournament"
+    run_dataset(CHUNKS, functools.partial(rows, 3), other, RunPlan({"kind": "tournament", "seed": 3}, ("kind", "seed")))
+    with pytest.raises(driver.ManifestMismatch, match="holds a dataset of tournament, not of simulate"):
+        run_dataset(CHUNKS, functools.partial(rows, 3), other, RunPlan({"seed": 3, "chunk_size": 3}, ("seed", "chunk_size")))
+
+
+def test_a_run_of_other_parameters_names_the_parameter_that_differs(tmp_path):
+    """train data into a run of samples=2 with samples=3 printed both teachers' whole parameter
+    tables (14 entries each), leaving the reader to find the one that differs."""
+    out = tmp_path / "ds"
+    params = {"eye_weight": 0.01, "samples": 2.0, "table_bits": 14.0}
+    run_dataset(CHUNKS, functools.partial(rows, 3), out, RunPlan({"seed": 3, "params": params}, ("seed", "params")))
+    with pytest.raises(driver.ManifestMismatch) as info:
+        run_dataset(CHUNKS, functools.partial(rows, 3), out,
+                    RunPlan({"seed": 3, "params": {**params, "samples": 3.0}}, ("seed", "params")))
+    assert str(info.value).startswith(f"{out} holds a run made with params.samples=2.0, not 3.0 (")
+    with pytest.raises(driver.ManifestMismatch, match=r"made with params\.extra=null, not 1 \("):
+        run_dataset(CHUNKS, functools.partial(rows, 3), out,
+                    RunPlan({"seed": 3, "params": {**params, "extra": 1}}, ("seed", "params")))

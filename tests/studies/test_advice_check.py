@@ -158,3 +158,33 @@ def test_players_chosen_on_the_command_line_are_the_ones_checked(tmp_path, monke
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nosuch" in err[0] and "built-in" in err[0]
     assert not (tmp_path / "d2").exists()
+
+
+@pytest.mark.parametrize("args,named", [(["--fast-deals", "0"], "--fast-deals 0"), (["--seed", "-1"], "--seed -1"),
+                                        (["--players", "dd_oracle"], "pimc_solver")])
+def test_a_bad_fast_deals_seed_or_player_is_one_line_before_any_work(tmp_path, monkeypatch, capsys, args, named):
+    """--fast-deals 0 searched for minutes and logged NaN win chances; --seed -1 was refused only
+    after its log file was made; an unknown player's message named three examples, not the choice."""
+    monkeypatch.setattr(ac, "check_hand", lambda *a, **k: pytest.fail("a hand was checked"))
+    with pytest.raises(SystemExit) as exit_info:
+        ac.main(args + ["--hands", "1", "--quiet", "--results", str(tmp_path / "r"), "--data", str(tmp_path / "d")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and named in err[0], err
+    assert not (tmp_path / "d").exists() and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("option", ["--data", "--results"])
+def test_data_or_results_that_is_a_file_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys, option):
+    """--data or --results naming a file ended in a FileExistsError or NotADirectoryError
+    traceback (exit 1); now one line naming it, exit code 2, before any hand is checked."""
+    monkeypatch.setattr(ac, "check_hand", lambda *a, **k: pytest.fail("a hand was checked"))
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine\n")
+    paths = {"--data": str(tmp_path / "d"), "--results": str(tmp_path / "r"), option: str(a_file)}
+    with pytest.raises(SystemExit) as exit_info:
+        ac.main(["--players", "random", "--hands", "1", "--quiet", *[x for kv in paths.items() for x in kv]])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(a_file) in err[0] and "directories" in err[0], err
+    assert a_file.read_text() == "mine\n"

@@ -187,3 +187,20 @@ def test_the_command_refuses_a_bad_deal_plan_in_one_line(tmp_path):
         errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
         assert len(errors) == 1 and named in errors[0] and "Traceback" not in result.output
         assert not out.exists()
+
+
+def test_a_condition_that_can_never_hold_is_refused_before_the_directory(tmp_path):
+    """--where that no deal meets parsed, so the run made its directory and manifest before the
+    first chunk found the condition could not be dealt; the manifest then bound the directory to
+    the mistaken --where (the corrected command was refused). Now refused first, as in simulate."""
+    from click.testing import CliRunner
+
+    from dokosim.cli import main as cli
+    for where in ("trumps(0) > 20", "trumps(0) > 5 and trumps(0) < 3"):
+        out = tmp_path / "x"
+        result = CliRunner().invoke(cli, ["train", "data", "--deals", "2", "--out", str(out), "--quiet",
+                                          "--where", where])
+        assert result.exit_code == 2, result.output
+        errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+        assert len(errors) == 1 and "can never hold" in errors[0] and "Traceback" not in result.output
+        assert not out.exists() and not (tmp_path / "x.dokosim").exists()

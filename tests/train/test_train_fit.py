@@ -207,6 +207,15 @@ def test_load_weights_round_trips_and_rejects_a_bad_file(tmp_path):
         save_weights(tmp_path / "x.npz", {k: v for k, v in weights.items() if k != "bv"})
 
 
+def test_a_file_that_is_no_numpy_file_is_refused_without_numpy_s_pickle_advice(tmp_path):
+    """A text file given as weights (--init notes.txt) named numpy's advice to load it unsafely
+    with allow_pickle; it is simply not a weights file."""
+    (tmp_path / "notes.txt").write_text("some notes, not weights\n")
+    with pytest.raises(ValueError) as info:
+        load_weights(tmp_path / "notes.txt")
+    assert str(info.value) == f"{tmp_path / 'notes.txt'}: not a weights file (a .npz archive)"
+
+
 def test_forward_numpy_is_the_mlp():
     weights = _weights()
     x = np.random.default_rng(6).standard_normal((5, 3)).astype(np.float32)

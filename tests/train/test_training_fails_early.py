@@ -69,3 +69,23 @@ def test_a_diverging_training_stops_at_its_first_non_finite_loss_naming_the_opti
     assert "epoch 1, step 1" in result.output and "--learning-rate" in result.output
     assert "--value-weight" in result.output and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_init_of_another_width_is_refused_before_the_data_is_read(tmp_path, monkeypatch):
+    """--init with weights of another hidden size than --hidden was refused only after every row
+    of the data had been read (minutes on a large round); the width is known from the file."""
+    import dokosim.train.fit as fit_module
+    from dokosim.strategies import net
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the data was read before --init was checked")
+    monkeypatch.setattr(fit_module, "load_data", no_reading)
+    data = write_rows(tmp_path / "data")
+    shipped = net.__file__.replace("net.py", "net_weights.npz")
+    result = CliRunner().invoke(main, ["train", "fit", str(data), "--out", str(tmp_path / "w.npz"), "--quiet",
+                                       "--init", shipped, "--hidden", "16"])
+    assert result.exit_code == 2, result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("Error: --init ") and "128 hidden units" in last and "--hidden is 16" in last
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "w.npz").exists()
