@@ -283,9 +283,11 @@ def run(deals=None, strategy=None, seed=0, results=None, quiet=False, charts=Tru
     if not 0 <= seed <= 2**63 - 1:  # before the log file is made
         raise StudyError(f"--seed {seed}: give an integer from 0 to 2**63 - 1")
     command = "dokosim study advice_check"
-    if players is not None:
-        command = f"python -m dokosim.studies.advice_check --players {','.join(dict.fromkeys(players))}"
-    players = fast_players() if players is None else tuple(dict.fromkeys(players))
+    if players is None:
+        players = fast_players()
+    else:
+        players = tuple(dict.fromkeys(players))
+        command = f"python -m dokosim.studies.advice_check --players {','.join(players)}"
     from ..loop.registry import BUILTIN
     unknown = [p for p in players if p not in BUILTIN]
     if unknown or not players:

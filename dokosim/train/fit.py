@@ -445,22 +445,27 @@ def _unfold(w: dict, mean: np.ndarray, inv_std: np.ndarray) -> dict:
     return out
 
 
-def read_init(init) -> dict | None:
+def read_init(init, hidden: int) -> dict | None:
     """The weights of the file ``init`` (dokosim train fit's, or net's shipped ones) to start from,
-    read before any work; None without ``init``; TrainError (one line) if it is not one."""
+    read before any work; None without ``init``; TrainError (one line) if it is not one, or if its
+    network is not ``hidden`` units wide (checked before the data is read)."""
     if init is None:
         return None
     from .network import load_weights
     try:
-        return load_weights(init)
+        w = load_weights(init)
     except (OSError, ValueError) as exc:
         raise TrainError(f"--init {init}: not a weights file to start from ({exc})") from None
+    if w["w1"].shape[1] != hidden:
+        raise TrainError(f"--init {init}: its network has {w['w1'].shape[1]} hidden units; --hidden is {hidden}")
+    return w
 
 
-def _check_init(init, w: dict, n_features: int, hidden: int) -> None:
-    if w["w1"].shape != (n_features, hidden):
-        raise TrainError(f"--init {init}: its network reads {w['w1'].shape[0]} features with {w['w1'].shape[1]} "
-                         f"hidden units; the data has {n_features} features and --hidden is {hidden}")
+def _check_init_features(init, w: dict, n_features: int) -> None:
+    """TrainError (one line) when the starting network reads another number of features than the data has."""
+    if w["w1"].shape[0] != n_features:
+        raise TrainError(f"--init {init}: its network reads {w['w1'].shape[0]} features; the data has "
+                         f"{n_features}")
 
 
 def _say(quiet: bool, text: str):
@@ -590,10 +595,7 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
     _check_arguments(hidden, epochs, batch_size, learning_rate, temperature, value_weight, holdout, seed, max_rows)
     out = check_output(out)
     parquet_files(data_dir)
-    start_weights = read_init(init)
-    if start_weights is not None and start_weights["w1"].shape[1] != hidden:  # before the data is read
-        raise TrainError(f"--init {init}: its network has {start_weights['w1'].shape[1]} hidden units; "
-                         f"--hidden is {hidden}")
+    start_weights = read_init(init, hidden)
     try:
         import jax
         import jax.numpy as jnp
@@ -620,7 +622,7 @@ def fit(data_dir, out, hidden: int = 128, epochs: int = 10, batch_size: int = 51
     rng = np.random.default_rng(seed)
     mean, inv_std = _standardization(x, train_idx, mirror)
     if start_weights is not None:
-        _check_init(init, start_weights, n_features, hidden)
+        _check_init_features(init, start_weights, n_features)
         initial = _unfold(start_weights, mean, inv_std)
     else:
         initial = _initial_weights(rng, n_features, hidden, float(np.mean(outcome[train_idx], dtype=np.float64)))
