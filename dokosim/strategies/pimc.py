@@ -16,7 +16,9 @@ Every deal is used for every candidate card (common random numbers). The deals
 (sampler.py) come from the deal's random stream, so runs stay reproducible. Reservations,
 poverty acceptance and calls are searched too (pimc_bids.py: each option's mean score over
 ``bid_samples`` sampled deals played out by ``heuristic``; ``search_calls=0`` leaves the calls to
-``heuristic``); ``search_bids=0`` leaves all of them to ``heuristic``'s rules, the pimc of before. ``solve_tricks=0`` (the default) is the
+``heuristic``); ``search_bids=0`` leaves all of them to ``heuristic``'s rules, the pimc of before. With ``infer`` the card search's deals are drawn by
+learned inference (inference.py: more deals drawn, weighted by how likely round 3's network finds
+the other seats' cards so far on each, resampled by weight). ``solve_tricks=0`` (the default) is the
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
@@ -38,6 +40,7 @@ from ..engine.scoring import score_deal, settle
 from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
 from .cardcount import distinct, scan_card
+from .inference import play_log_likelihood, systematic_resample
 from .common import EX_ACCEPT
 from .net import net_card
 from .pimc_bids import (
@@ -77,15 +80,22 @@ PARAMS = {
                             "(heuristic's rule and quantity; 0: every poverty, as the poverty study needs)"),
     "rollout_net": (0.0, "1: the card search's rollouts are played by net instead of heuristic (stronger, "
                          "slower); the bids' rollouts stay heuristic's"),
+    "infer": (0.0, "learned inference (inference.py): draw this many times samples deals, weight each by how "
+                   "likely round 3's network finds the other seats' cards so far on it, and search the samples "
+                   "drawn from them by weight (0: off, every deal alike)"),
+    "infer_temperature": (1.0, "the inference's softmax temperature on the network's kind scores (higher: "
+                               "flatter weights)"),
 }
 PARAM_RANGES = {"samples": (1, 10_000, "integer"), "eye_weight": (0.0, 10.0), "min_cards": (0.0, 13.0),
                 "solve_tricks": (0, 12, "integer"), "node_limit": (0, 1e12, "integer"),
                 "rollout_solve": (0, 12, "integer"), "extras": (0, 1, "integer"), "table_bits": (4, 26, "integer"),
                 "search_bids": (0, 1, "integer"), "bid_samples": (1, 10_000, "integer"), "solo_screen": (0.0, 1.0),
                 "accept_trumps": (-1.0, 15.0), "search_calls": (0, 1, "integer"),
-                "rollout_net": (0, 1, "integer")}
+                "rollout_net": (0, 1, "integer"), "infer": (0, 64, "integer"),
+                "infer_temperature": (0.05, 100.0)}
 (PI_SAMPLES, PI_EYE_WEIGHT, PI_MIN_CARDS, PI_SOLVE_TRICKS, PI_NODE_LIMIT, PI_ROLLOUT_SOLVE, PI_EXTRAS, PI_TABLE_BITS,
- PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_SEARCH_CALLS, PI_ACCEPT_TRUMPS, PI_ROLLOUT_NET) = range(14)
+ PI_SEARCH_BIDS, PI_BID_SAMPLES, PI_SOLO_SCREEN, PI_SEARCH_CALLS, PI_ACCEPT_TRUMPS, PI_ROLLOUT_NET, PI_INFER,
+ PI_INFER_TEMPERATURE) = range(16)
 
 # A card search's scratch, allocated once per decision (search_sums): the ``Rollout`` the sampled
 # deals are played on (pimc_bids.py), the solver's workspace and table (one word each when the
@@ -355,7 +365,39 @@ def search_sums(seat, hand, legal, view, rules, params, rng, sums):
     sc = Scratch(Rollout(rollout, np.zeros((2, N_ITEMS), dtype=np.int64), np.zeros(RES_LEN, dtype=np.int64)),
                  np.zeros(W_LEN if scratch else 1, dtype=np.int64),
                  np.zeros((2 << table_bits) if scratch else 2, dtype=np.int64), np.zeros(48, dtype=np.int64))
-    for _ in range(int(params[PI_SAMPLES])):
+    n_samples = int(params[PI_SAMPLES])
+    if params[PI_INFER] > 0 and view.pub[P_NPLAYED] > 0:
+        deals = weighted_deals(seat, hand, view, rules, sampling, n_samples, int(params[PI_INFER]),
+                               params[PI_INFER_TEMPERATURE], rng)
+        for k in range(n_samples):
+            for s in range(4):
+                sampled.hands[s] = deals[k, s]
+            set_hidden(sampled.st, sampled.hands, scan[2], seat)
+            value_sample(seat, cands, sampled, rules, params, sc, rng, sums, scan)
+        return
+    for _ in range(n_samples):
         deal_unseen(rng, seat, hand, sampling, view.cmask, sampled.hands)
         set_hidden(sampled.st, sampled.hands, scan[2], seat)
         value_sample(seat, cands, sampled, rules, params, sc, rng, sums, scan)
+
+
+@kernel
+def weighted_deals(seat, hand, view, rules, sampling, n_samples, oversample, temperature, rng):
+    """``n_samples`` deals (rows of four hands) for ``seat`` at the position ``view``, drawn by
+    learned inference: ``oversample * n_samples`` deals from the sampler, each weighted by the
+    likelihood of the other seats' cards so far (inference.play_log_likelihood at
+    ``temperature``), resampled systematically by weight (inference.systematic_resample)."""
+    n_drawn = oversample * n_samples
+    drawn = np.zeros((n_drawn, 4), dtype=np.int64)
+    log_weights = np.zeros(n_drawn, dtype=np.float64)
+    scratch_pub = np.zeros(PUBLIC_LEN, dtype=np.int64)
+    for j in range(n_drawn):
+        deal_unseen(rng, seat, hand, sampling, view.cmask, drawn[j])
+        log_weights[j] = play_log_likelihood(seat, drawn[j], view, rules, temperature, scratch_pub)
+    picks = np.zeros(n_samples, dtype=np.int64)
+    systematic_resample(log_weights, n_samples, rng, picks)
+    deals = np.zeros((n_samples, 4), dtype=np.int64)
+    for k in range(n_samples):
+        for s in range(4):
+            deals[k, s] = drawn[picks[k], s]
+    return deals

@@ -1,0 +1,135 @@
+"""Learned inference for the search players' sampler: how likely the cards the other seats have
+played are on a sampled deal, by round 3's network (``net3``'s policy, net.py) as a model of how
+a player chooses its card; and the sampled deals drawn in proportion to it.
+
+The sampler (sampler.py) deals the unseen cards uniformly among the deals that respect what the
+seat has seen (the cards each seat holds, the voids shown, the queens of clubs the parties
+imply). It cannot tell a deal where an opponent threw its ace of hearts from a long heart suit
+from one where the ace was its only heart. ``weighted_deals`` draws ``oversample`` times as many
+deals, weights each by the likelihood of the other seats' cards so far (``play_log_likelihood``:
+each card that seat chose among two or more kinds, its chance under the network's policy, a
+softmax of the kind scores at ``temperature``, given the hand that deal gives that seat at that
+moment), and keeps as many as the search values by systematic resampling. Rebstock et al. (2019)
+measured the same idea (policy-based inference) in Skat.
+
+Where a card was chosen, its position is rebuilt from what the table knows now (``past_public``):
+the cards before it and the calls made before it (their first times, P_FIRST_RE and P_FIRST_KO,
+are in the state). Two things are approximations: a denial's level is the level now once that
+side has called, and the parties the table knows in a normal game before any call are the seats
+that had shown a queen of clubs by then; in other contracts the table's current knowledge.
+"""
+import numpy as np
+
+from ..engine.bits import lowest_bit_index, popcount
+from ..engine.cards import C_NORMAL
+from ..engine.jit import kernel
+from ..engine.layout import (
+    P_CONTRACT, P_FIRST_KO, P_FIRST_RE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
+    P_TRICK, P_TURN, PUBLIC_LEN,
+)
+from ..engine.position import View
+from ..engine.rng import uniform
+from ..engine.stack import stack_zeros
+from .cardcount import QC_MASK, distinct
+from .net import cards_allowed, policy_logits
+from .net_features import N_FEATURES, N_KINDS, card_features
+
+
+@kernel
+def past_public(pub, i, plays, play_seat, out):
+    """The public state ``pub`` as it was when the ``i``-th card (0-based) was about to be played,
+    into ``out`` (PUBLIC_LEN): the cards before it, the turn, the trick and its leader; a side's
+    call level 0 when that side first called after card ``i`` was played; in a normal game before
+    any call, the known parties from the queens of clubs shown before card ``i``. See the module doc
+    for what is approximate."""
+    for k in range(PUBLIC_LEN):
+        out[k] = pub[k]
+    out[P_NPLAYED] = i
+    out[P_TRICK] = i >> 2
+    out[P_LEADER] = play_seat[i & ~3]
+    out[P_TURN] = play_seat[i]
+    re_called = 0 <= pub[P_FIRST_RE] <= i
+    ko_called = 0 <= pub[P_FIRST_KO] <= i
+    if not re_called:
+        out[P_LEVEL_RE] = 0
+    if not ko_called:
+        out[P_LEVEL_KO] = 0
+    if pub[P_CONTRACT] == C_NORMAL and not re_called and not ko_called:
+        re = np.int64(0)
+        shown = 0
+        for j in range(i):
+            if (QC_MASK >> plays[j]) & 1:
+                if not (re >> play_seat[j]) & 1:
+                    shown += 1
+                re |= np.int64(1) << play_seat[j]
+        out[P_KNOWN_RE] = re
+        out[P_KNOWN_KO] = (np.int64(15) & ~re) if shown == 2 else np.int64(0)
+
+
+@kernel
+def play_log_likelihood(seat, hands, view, rules, temperature, scratch_pub):
+    """The log-likelihood of the cards played so far by the seats other than ``seat`` on the deal
+    whose hands are now ``hands`` (four 48-bit masks), at the position ``view``: over each card
+    such a seat chose among two or more legal kinds, the log of its kind's chance under round 3's
+    policy (softmax of the kind scores divided by ``temperature``), given the hand that seat held
+    then (its hand now and the cards it played from then on). ``scratch_pub``: PUBLIC_LEN int64."""
+    pub, plays, play_seat = view.pub, view.plays, view.play_seat
+    held = stack_zeros(4, np.int64)
+    x = stack_zeros(N_FEATURES, np.float32)
+    logits = stack_zeros(N_KINDS, np.float32)
+    for s in range(4):
+        held[s] = hands[s]
+    total = 0.0
+    for i in range(pub[P_NPLAYED] - 1, -1, -1):
+        s = play_seat[i]
+        held[s] |= np.int64(1) << plays[i]
+        if s == seat:
+            continue
+        past_public(pub, i, plays, play_seat, scratch_pub)
+        then = View(scratch_pub, plays, play_seat, view.trick_winner, view.power, view.fclass, view.cmask)
+        legal = cards_allowed(held[s], then)
+        kinds = distinct(legal)
+        if popcount(kinds) < 2:
+            continue
+        card_features(s, held[s], legal, then, rules, x)
+        policy_logits(x, logits, True)
+        top = -1e300
+        m = kinds
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            top = max(top, logits[c >> 1] / temperature)
+        norm = 0.0
+        m = kinds
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            norm += np.exp(logits[c >> 1] / temperature - top)
+        total += logits[plays[i] >> 1] / temperature - top - np.log(norm)
+    return total
+
+
+@kernel
+def systematic_resample(log_weights, count, rng, out):
+    """``count`` indices into ``log_weights`` (unnormalised log weights) drawn by systematic
+    resampling (one uniform draw, ``count`` evenly spaced points on the weights' cumulative sum)
+    into ``out``; each index appears about ``count`` times its normalised weight."""
+    n = log_weights.shape[0]
+    top = log_weights.max()
+    total = 0.0
+    last = 0  # the last index of weight above 0: rounding at the sum's end never picks a weight of 0
+    for j in range(n):
+        w = np.exp(log_weights[j] - top)
+        total += w
+        if w > 0.0:
+            last = j
+    step = total / count
+    point = uniform(rng) * step
+    j = 0
+    cumulative = np.exp(log_weights[0] - top)
+    for k in range(count):
+        while cumulative <= point and j < last:
+            j += 1
+            cumulative += np.exp(log_weights[j] - top)
+        out[k] = j
+        point += step
