@@ -9,7 +9,8 @@ from one where the ace was its only heart. ``weighted_deals`` draws ``oversample
 deals, weights each by the likelihood of the other seats' cards so far (``play_log_likelihood``:
 each card that seat chose among two or more kinds, its chance under the network's policy, a
 softmax of the kind scores at ``temperature``, given the hand that deal gives that seat at that
-moment), and keeps as many as the search values by systematic resampling. Rebstock et al. (2019)
+moment), and keeps as many as the search values, drawn by weight without replacement
+(``choose_by_weight``). Rebstock et al. (2019)
 measured the same idea (policy-based inference) in Skat.
 
 Where a card was chosen, its position is rebuilt from what the table knows now (``past_public``):
@@ -110,26 +111,20 @@ def play_log_likelihood(seat, hands, view, rules, temperature, scratch_pub):
 
 
 @kernel
-def systematic_resample(log_weights, count, rng, out):
-    """``count`` indices into ``log_weights`` (unnormalised log weights) drawn by systematic
-    resampling (one uniform draw, ``count`` evenly spaced points on the weights' cumulative sum)
-    into ``out``; each index appears about ``count`` times its normalised weight."""
+def choose_by_weight(log_weights, count, rng, out):
+    """``count`` distinct indices into ``log_weights`` (unnormalised log weights), drawn one after
+    another without replacement, each in proportion to its weight among those left, into ``out``
+    (the Gumbel top-k trick: the ``count`` largest of log weight plus a Gumbel draw). A deal of
+    weight 0 (log -inf) is taken only when fewer than ``count`` others are left. Without
+    replacement, so that the search never spends its rollouts on one deal twice."""
     n = log_weights.shape[0]
-    top = log_weights.max()
-    total = 0.0
-    last = 0  # the last index of weight above 0: rounding at the sum's end never picks a weight of 0
+    keys = np.empty(n, dtype=np.float64)
     for j in range(n):
-        w = np.exp(log_weights[j] - top)
-        total += w
-        if w > 0.0:
-            last = j
-    step = total / count
-    point = uniform(rng) * step
-    j = 0
-    cumulative = np.exp(log_weights[0] - top)
+        u = uniform(rng)
+        while u <= 0.0:
+            u = uniform(rng)
+        gumbel = -np.log(-np.log(u))
+        keys[j] = log_weights[j] + gumbel if log_weights[j] > -np.inf else -1e300 + gumbel
+    order = np.argsort(-keys)
     for k in range(count):
-        while cumulative <= point and j < last:
-            j += 1
-            cumulative += np.exp(log_weights[j] - top)
-        out[k] = j
-        point += step
+        out[k] = order[k]

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..engine.bits import lowest_bit_index
 from ..engine.cards import C_NORMAL, C_SOLO_BASE
-from ..engine.layout import P_DEALER, P_NPLAYED, P_TURN, PUBLIC_LEN
+from ..engine.layout import P_DEALER, P_NPLAYED, P_POVERTY_SEAT, P_TURN, PUBLIC_LEN, RES_POVERTY
 from ..engine.play import setup_deal
 from ..engine.position import View, stack_position
 from ..engine.jit import inline_kernel, kernel
@@ -48,8 +48,9 @@ from ..engine.stack import stack_zeros
 from ..validation import SimulationError
 from . import heuristic
 from .cardcount import distinct
+from .common import EX_ACCEPT
 from .net_features import N_FEATURES, N_KINDS, card_features
-from .pimc_bids import HPARAMS
+from .pimc_bids import HPARAMS, acceptance_values, reservation_values
 
 NAME = "net"
 PARAMS = {
@@ -61,12 +62,17 @@ PARAMS = {
                             "heuristic's rule and its default"),
     "round": (2.0, "the round of the weights: 2 (net_weights.npz, net's) or 3 (net_weights_round3.npz, "
                    "net3's: issue 44's round, docs/strategies.md)"),
+    "poverty_search": (0.0, "poverty (house rule): 0: heuristic's rules (accept by accept_trumps); else as pimc "
+                            "decides, by search over this many sampled deals per option played out by heuristic: "
+                            "whether to accept, and the reservation of a hand that may declare poverty"),
 }
 PARAM_RANGES = {"calls": (0.0, 1.0), "call_value": (-30.0, 30.0), "reservations": (0.0, 1.0),
-                "solo_margin": (-30.0, 60.0), "accept_trumps": (0.0, 15.0), "round": (2.0, 3.0, "integer")}
-NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_ACCEPT_TRUMPS, NP_ROUND = range(6)
+                "solo_margin": (-30.0, 60.0), "accept_trumps": (0.0, 15.0), "round": (2.0, 3.0, "integer"),
+                "poverty_search": (0, 10_000, "integer")}
+NP_CALLS, NP_CALL_VALUE, NP_RESERVATIONS, NP_SOLO_MARGIN, NP_ACCEPT_TRUMPS, NP_ROUND, NP_POVERTY_SEARCH = range(7)
 N_HPARAMS = 16  # HPARAMS' length (pimc_bids), a literal for the stack copy in exchange
 assert HPARAMS.shape[0] == N_HPARAMS
+SOLO_SCREEN = 0.05  # pimc's solo_screen default: the solos poverty_search compares
 SOLO_OPTIONS = np.int64(0xFE)  # reservation options 1..7: the seven solo kinds (RES_HEALTHY + 1 + kind)
 
 WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
@@ -253,8 +259,26 @@ def net_card(seat, hand, legal, view, rules, round3=False):
     return best
 
 
+@kernel
+def search_reserves(seat, hand, options, pub, rules, n_samples, rng):
+    """The reservation with the best mean rollout score over ``n_samples`` sampled deals
+    (pimc_bids.reservation_values with pimc's solo screen, as pimc decides; ties: the lowest code)."""
+    sums = np.zeros(64, dtype=np.float64)
+    cand = reservation_values(seat, hand, options, pub, rules, n_samples, SOLO_SCREEN, rng, sums)
+    best = lowest_bit_index(cand)
+    m = cand & (cand - 1)
+    while m:
+        o = lowest_bit_index(m)
+        m &= m - 1
+        if sums[o] > sums[best]:
+            best = o
+    return best
+
+
 @inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
+    if params[NP_POVERTY_SEARCH] > 0 and (options >> RES_POVERTY) & 1:
+        return search_reserves(seat, hand, options, pub, rules, int(params[NP_POVERTY_SEARCH]), rng)
     choice = heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
     if params[NP_RESERVATIONS] > 0 and 1 <= choice <= 7 and options & 1:  # a voluntary solo: checked
         if not value_keeps_solo(seat, hand, choice - 1, pub[P_DEALER], rules, params[NP_SOLO_MARGIN],
@@ -263,8 +287,20 @@ def reserve(seat, hand, options, pub, rules, params, rng):
     return choice
 
 
+@kernel
+def search_accepts(seat, hand, pub, rules, n_samples, rng):
+    """1 when accepting the poverty has the better mean rollout score over ``n_samples`` sampled
+    deals (pimc_bids.acceptance_values, as pimc decides), else 0."""
+    sums = np.zeros(2, dtype=np.float64)
+    acceptance_values(seat, hand, pub, rules, n_samples, rng, sums)
+    return 1 if sums[1] > sums[0] else 0
+
+
 @inline_kernel
 def exchange(seat, hand, phase, pub, rules, params, rng):
+    if phase == EX_ACCEPT and params[NP_POVERTY_SEARCH] > 0 and 0 <= pub[P_POVERTY_SEAT] <= 3 \
+            and pub[P_POVERTY_SEAT] != seat:
+        return search_accepts(seat, hand, pub, rules, int(params[NP_POVERTY_SEARCH]), rng)
     hparams = stack_zeros(N_HPARAMS, np.float64)  # heuristic's defaults but net's accept_trumps
     for i in range(N_HPARAMS):
         hparams[i] = HPARAMS[i]

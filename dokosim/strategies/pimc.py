@@ -18,7 +18,7 @@ poverty acceptance and calls are searched too (pimc_bids.py: each option's mean 
 ``bid_samples`` sampled deals played out by ``heuristic``; ``search_calls=0`` leaves the calls to
 ``heuristic``); ``search_bids=0`` leaves all of them to ``heuristic``'s rules, the pimc of before. With ``infer`` the card search's deals are drawn by
 learned inference (inference.py: more deals drawn, weighted by how likely round 3's network finds
-the other seats' cards so far on each, resampled by weight). ``solve_tricks=0`` (the default) is the
+the other seats' cards so far on each, kept by weight). ``solve_tricks=0`` (the default) is the
 rollouts-only pimc of before; ``solve_tricks=4`` gives the solver the last four
 tricks.
 """
@@ -40,7 +40,7 @@ from ..engine.scoring import score_deal, settle
 from ..solver.eyes import W_ABORTED, W_LEN, W_LIMIT, W_NODES, load_position, solve_card_values, solve_eyes
 from . import heuristic
 from .cardcount import distinct, scan_card
-from .inference import play_log_likelihood, systematic_resample
+from .inference import choose_by_weight, play_log_likelihood
 from .common import EX_ACCEPT
 from .net import net_card
 from .pimc_bids import (
@@ -81,8 +81,8 @@ PARAMS = {
     "rollout_net": (0.0, "1: the card search's rollouts are played by net instead of heuristic (stronger, "
                          "slower); the bids' rollouts stay heuristic's"),
     "infer": (0.0, "learned inference (inference.py): draw this many times samples deals, weight each by how "
-                   "likely round 3's network finds the other seats' cards so far on it, and search the samples "
-                   "drawn from them by weight (0: off, every deal alike)"),
+                   "likely round 3's network finds the other seats' cards so far on it, and search samples of "
+                   "them, drawn by weight without replacement (0: off, every deal alike)"),
     "infer_temperature": (1.0, "the inference's softmax temperature on the network's kind scores (higher: "
                                "flatter weights)"),
 }
@@ -386,7 +386,8 @@ def weighted_deals(seat, hand, view, rules, sampling, n_samples, oversample, tem
     """``n_samples`` deals (rows of four hands) for ``seat`` at the position ``view``, drawn by
     learned inference: ``oversample * n_samples`` deals from the sampler, each weighted by the
     likelihood of the other seats' cards so far (inference.play_log_likelihood at
-    ``temperature``), resampled systematically by weight (inference.systematic_resample)."""
+    ``temperature``), ``n_samples`` of them drawn by weight without replacement
+(inference.choose_by_weight)."""
     n_drawn = oversample * n_samples
     drawn = np.zeros((n_drawn, 4), dtype=np.int64)
     log_weights = np.zeros(n_drawn, dtype=np.float64)
@@ -395,7 +396,7 @@ def weighted_deals(seat, hand, view, rules, sampling, n_samples, oversample, tem
         deal_unseen(rng, seat, hand, sampling, view.cmask, drawn[j])
         log_weights[j] = play_log_likelihood(seat, drawn[j], view, rules, temperature, scratch_pub)
     picks = np.zeros(n_samples, dtype=np.int64)
-    systematic_resample(log_weights, n_samples, rng, picks)
+    choose_by_weight(log_weights, n_samples, rng, picks)
     deals = np.zeros((n_samples, 4), dtype=np.int64)
     for k in range(n_samples):
         for s in range(4):

@@ -239,10 +239,11 @@ def test_rollouts_by_net_are_the_deal_played_out_by_net(records):
 @pytest.mark.parametrize("n_cards", [1, 9, 22, 30, 33, 38, 41])
 def test_every_card_pimc_plays_is_legal(records, n_cards):
     """pimc.card at positions of every stage, with the solver at the decision, at the rollouts' end
-    and past its node limit, answers a legal card."""
+    and past its node limit, with and without learned inference, answers a legal card."""
     names = list(pimc.PARAMS)
-    for solve_tricks, node_limit, rollout_solve, extras in ((12, 300, 3, 1), (5, 0, 0, 0), (0, 0, 4, 1)):
-        params = np.zeros(16)
+    for solve_tricks, node_limit, rollout_solve, extras, infer in ((12, 300, 3, 1, 0), (5, 0, 0, 0, 3),
+                                                                   (0, 0, 4, 1, 2)):
+        params = np.zeros(len(names))
         for i, name in enumerate(names):
             params[i] = pimc.PARAMS[name][0]
         params[names.index("samples")] = 3
@@ -250,6 +251,7 @@ def test_every_card_pimc_plays_is_legal(records, n_cards):
         params[names.index("node_limit")] = node_limit
         params[names.index("rollout_solve")] = rollout_solve
         params[names.index("extras")] = extras
+        params[names.index("infer")] = infer
         for r in records[:12]:
             st, hands, plays, play_seat, trick_winner, power, fclass, cmask, rules = \
                 replay_detail(cut(r, n_cards))["state"]
