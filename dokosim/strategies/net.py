@@ -28,7 +28,9 @@ hands' solos far too high (docs/strategies.md).
 Marriage, poverty and throw-in (house rules) are ``heuristic``'s rules with its defaults, as is
 every reservation with ``reservations=0``: the DDV training data holds no poverty game. The
 poverty acceptance's threshold is net's own parameter ``accept_trumps`` (heuristic's default,
-10.5; measured in docs/strategies.md).
+10.5; measured in docs/strategies.md). With ``poverty_search`` the acceptance and the reservation
+of a hand that may declare poverty are pimc's search instead (pimc_bids.py; rare decisions, so
+the search costs little speed).
 
 Network: ``h1 = relu(x W1 + b1)``, ``h2 = relu(h1 W2 + b2)``, ``logits = h2 Wp + bp``,
 ``value = h2 wv + bv`` (the seat's expected score in points under the teacher's play), float32;

@@ -250,3 +250,35 @@ def test_a_poverty_is_accepted_by_heuristics_rule_at_nets_own_threshold():
     assert exchange(net, strength_10, EX_ACCEPT, accept_trumps=10.0) == 1
     poor = "QD JD AD 9D KC AC 9S KS TS 9H KH TC"
     assert exchange(net, poor, EX_PASS, accept_trumps=9.0) == exchange(heuristic, poor, EX_PASS)
+
+
+def test_poverty_search_decides_the_poverty_as_pimc_does():
+    """With poverty_search=N, net's acceptance and a poor hand's reservation are pimc's search
+    (N sampled deals per option) on the same random stream, and differ from heuristic's rule on
+    some hand; a hand that may not declare poverty is reserved as without it."""
+    from dokosim.engine.deal import reservation_options
+    from dokosim.engine.layout import RES_POVERTY
+    from dokosim.strategies import heuristic, pimc
+    from dokosim.strategies.common import EX_ACCEPT
+    from tests.strategies.test_heuristic import HOUSE, param_vector, pub
+
+    gen = np.random.default_rng(3)
+    differs = poor_hands = 0
+    for trial in range(2000):
+        deck = gen.permutation(48)
+        hand = np.int64(sum(1 << int(c) for c in deck[:12]))
+        options = reservation_options(hand, HOUSE)
+        if trial >= 40 and not (options >> RES_POVERTY) & 1:
+            continue  # the acceptance is checked on the first 40 hands, the reservation on the poor ones
+        rng_net, rng_pimc = (np.array([trial, 9], dtype=np.uint64) for _ in range(2))
+        took = net.exchange(1, hand, EX_ACCEPT, pub(), HOUSE, param_vector(net, poverty_search=24), rng_net)
+        assert took == pimc.exchange(1, hand, EX_ACCEPT, pub(), HOUSE, param_vector(pimc), rng_pimc)
+        differs += took != heuristic.exchange(1, hand, EX_ACCEPT, pub(), HOUSE, param_vector(heuristic), rng_net)
+        rng_net, rng_pimc, rng_plain = (np.array([trial, 10], dtype=np.uint64) for _ in range(3))
+        chosen = net.reserve(1, hand, options, pub(), HOUSE, param_vector(net, poverty_search=24), rng_net)
+        if (options >> RES_POVERTY) & 1:
+            poor_hands += 1
+            assert chosen == pimc.reserve(1, hand, options, pub(), HOUSE, param_vector(pimc), rng_pimc)
+        else:
+            assert chosen == net.reserve(1, hand, options, pub(), HOUSE, param_vector(net), rng_plain)
+    assert differs > 0 and poor_hands >= 5, (differs, poor_hands)
