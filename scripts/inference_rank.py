@@ -19,14 +19,15 @@ from dokosim.strategies.sampler import deal_unseen, sampling_setup
 
 
 def positions(player, seed, deals, stops):
-    """Game rows of ``deals`` deals played by ``player`` when ``stops`` cards are on the table."""
+    """(deal id, game row) of ``deals`` deals played by ``player`` when ``stops`` cards are on the
+    table."""
     agent = Agent(player)
     for deal_id in range(deals):
         game = Game("ddv", seed=seed, deal_id=deal_id)
         g = game._g
         while g[gs.G_PHASE] != gs.PH_TERMINAL:
             if g[gs.G_PHASE] == gs.PH_CARD and gs.game_position(g).st[P_NPLAYED] in stops:
-                yield g.copy()
+                yield deal_id, g.copy()
             game.apply_action(agent.act(game))
 
 
@@ -45,8 +46,8 @@ def main():
     print(f"true deal's rank among {args.draws} sampled deals by likelihood (temperature {args.temperature}), "
           f"{args.deals} deals, seed {args.seed}")
     for player in args.players.split(","):
-        ranks = []
-        for g in positions(player, args.seed, args.deals, stops):
+        ranks = []  # per deal: the ranks at its positions (the interval is over deals, not positions)
+        for deal_id, g in positions(player, args.seed, args.deals, stops):
             pos = gs.game_position(g)
             seat = int(g[gs.G_PLAYER])
             rules = g[gs.O_RULES:gs.O_RULES + R_LEN]
@@ -59,11 +60,15 @@ def main():
             drawn = np.array([inference.play_log_likelihood(seat, h, view, rules, args.temperature, scratch)
                               for h in hands])
             true = inference.play_log_likelihood(seat, pos.hands, view, rules, args.temperature, scratch)
-            ranks.append((drawn < true).mean() + 0.5 * (drawn == true).mean())
-        ranks = np.array(ranks)
-        half = 1.96 * ranks.std(ddof=1) / np.sqrt(len(ranks))
-        print(f"{player:10s} {ranks.mean():.3f} [{ranks.mean() - half:.3f}, {ranks.mean() + half:.3f}] "
-              f"over {len(ranks)} positions")
+            ranks.append((deal_id, (drawn < true).mean() + 0.5 * (drawn == true).mean()))
+        by_deal = {}
+        for deal, rank in ranks:
+            by_deal.setdefault(deal, []).append(rank)
+        per_deal = np.array([np.mean(v) for v in by_deal.values()])
+        mean = np.mean([rank for _, rank in ranks])
+        half = 1.96 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
+        print(f"{player:10s} {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}] over {len(ranks)} positions "
+              f"of {len(per_deal)} deals")
 
 
 if __name__ == "__main__":

@@ -15,9 +15,12 @@ measured the same idea (policy-based inference) in Skat.
 
 Where a card was chosen, its position is rebuilt from what the table knows now (``past_public``):
 the cards before it and the calls made before it (their first times, P_FIRST_RE and P_FIRST_KO,
-are in the state). Two things are approximations: a denial's level is the level now once that
-side has called, and the parties the table knows in a normal game before any call are the seats
-that had shown a queen of clubs by then; in other contracts the table's current knowledge.
+are in the state). What is approximate: a denial's level is the level now once that side has
+called; the parties the table knows are, in a normal game before any call, the seats that had
+shown a queen of clubs by then, and otherwise the table's knowledge now (after a call, seats
+shown later count as known; a marriage's clarification counts from the start). A deal on which
+a card played could not have been played (the seat could have followed the led class: the
+sampler drops the voids after ten failed tries) has likelihood 0.
 """
 import numpy as np
 
@@ -25,7 +28,7 @@ from ..engine.bits import lowest_bit_index, popcount
 from ..engine.cards import C_NORMAL
 from ..engine.jit import kernel
 from ..engine.layout import (
-    P_CONTRACT, P_FIRST_KO, P_FIRST_RE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
+    P_BAR_KO, P_BAR_RE, P_CONTRACT, P_FIRST_KO, P_FIRST_RE, P_KNOWN_KO, P_KNOWN_RE, P_LEADER, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED,
     P_TRICK, P_TURN, PUBLIC_LEN,
 )
 from ..engine.position import View
@@ -40,9 +43,9 @@ from .net_features import N_FEATURES, N_KINDS, card_features
 def past_public(pub, i, plays, play_seat, out):
     """The public state ``pub`` as it was when the ``i``-th card (0-based) was about to be played,
     into ``out`` (PUBLIC_LEN): the cards before it, the turn, the trick and its leader; a side's
-    call level 0 when that side first called after card ``i`` was played; in a normal game before
-    any call, the known parties from the queens of clubs shown before card ``i``. See the module doc
-    for what is approximate."""
+    call (level, first time, bar) undone when that side first called after card ``i`` was played;
+    in a normal game before any call, the known parties from the queens of clubs shown before card
+    ``i``. See the module doc for what is approximate."""
     for k in range(PUBLIC_LEN):
         out[k] = pub[k]
     out[P_NPLAYED] = i
@@ -53,8 +56,12 @@ def past_public(pub, i, plays, play_seat, out):
     ko_called = 0 <= pub[P_FIRST_KO] <= i
     if not re_called:
         out[P_LEVEL_RE] = 0
+        out[P_FIRST_RE] = -1
+        out[P_BAR_RE] = 0
     if not ko_called:
         out[P_LEVEL_KO] = 0
+        out[P_FIRST_KO] = -1
+        out[P_BAR_KO] = 0
     if pub[P_CONTRACT] == C_NORMAL and not re_called and not ko_called:
         re = np.int64(0)
         shown = 0
@@ -72,8 +79,9 @@ def play_log_likelihood(seat, hands, view, rules, temperature, scratch_pub):
     """The log-likelihood of the cards played so far by the seats other than ``seat`` on the deal
     whose hands are now ``hands`` (four 48-bit masks), at the position ``view``: over each card
     such a seat chose among two or more legal kinds, the log of its kind's chance under round 3's
-    policy (softmax of the kind scores divided by ``temperature``), given the hand that seat held
-    then (its hand now and the cards it played from then on). ``scratch_pub``: PUBLIC_LEN int64."""
+    policy (softmax of the kind scores divided by ``temperature``, > 0), given the hand that seat
+    held then (its hand now and the cards it played from then on); -inf when a card played was
+    not legal with that hand. ``scratch_pub``: PUBLIC_LEN int64."""
     pub, plays, play_seat = view.pub, view.plays, view.play_seat
     held = stack_zeros(4, np.int64)
     x = stack_zeros(N_FEATURES, np.float32)
@@ -89,6 +97,8 @@ def play_log_likelihood(seat, hands, view, rules, temperature, scratch_pub):
         past_public(pub, i, plays, play_seat, scratch_pub)
         then = View(scratch_pub, plays, play_seat, view.trick_winner, view.power, view.fclass, view.cmask)
         legal = cards_allowed(held[s], then)
+        if not (legal >> plays[i]) & 1:
+            return -np.inf  # the seat would have had to follow: this deal cannot have happened
         kinds = distinct(legal)
         if popcount(kinds) < 2:
             continue
@@ -124,7 +134,9 @@ def choose_by_weight(log_weights, count, rng, out):
         while u <= 0.0:
             u = uniform(rng)
         gumbel = -np.log(-np.log(u))
-        keys[j] = log_weights[j] + gumbel if log_weights[j] > -np.inf else -1e300 + gumbel
+        # a deal of weight 0 sorts after every other (its key ties with the others of weight 0:
+        # they come in the order drawn, which is random already)
+        keys[j] = log_weights[j] + gumbel if log_weights[j] > -np.inf else -1e300
     order = np.argsort(-keys)
     for k in range(count):
         out[k] = order[k]

@@ -387,7 +387,7 @@ def weighted_deals(seat, hand, view, rules, sampling, n_samples, oversample, tem
     learned inference: ``oversample * n_samples`` deals from the sampler, each weighted by the
     likelihood of the other seats' cards so far (inference.play_log_likelihood at
     ``temperature``), ``n_samples`` of them drawn by weight without replacement
-(inference.choose_by_weight)."""
+    (inference.choose_by_weight)."""
     n_drawn = oversample * n_samples
     drawn = np.zeros((n_drawn, 4), dtype=np.int64)
     log_weights = np.zeros(n_drawn, dtype=np.float64)

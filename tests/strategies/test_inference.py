@@ -8,7 +8,9 @@ import pytest
 
 from dokosim import Agent, Game
 from dokosim.engine import game_state as gs
-from dokosim.engine.layout import P_CONTRACT, P_FIRST_KO, P_FIRST_RE, P_NPLAYED, PUBLIC_LEN, R_LEN
+from dokosim.engine.layout import (
+    P_CONTRACT, P_FIRST_KO, P_FIRST_RE, P_KNOWN_KO, P_KNOWN_RE, P_LEVEL_KO, P_LEVEL_RE, P_NPLAYED, PUBLIC_LEN, R_LEN,
+)
 from dokosim.engine.cards import C_NORMAL, C_SOLO_BASE
 from dokosim.engine.position import View
 from dokosim.engine.rng import seed_stream
@@ -42,11 +44,12 @@ def _played_deals(seed, deals, stop_at=None, agent=None):
 
 def test_the_public_state_rebuilt_for_a_past_card_is_the_engines_of_then():
     """In deals without a call, normal or solo, past_public gives the engine's public state before
-    each card exactly (the parties known from the queens of clubs shown); with a call, the same
-    except the levels and known parties it documents as approximate."""
-    checked = exact = 0
-    deals = list(_played_deals(seed=31, deals=30)) + list(_played_deals(seed=31, deals=30,
-                                                                         agent=Agent("simple", call_trumps=13)))
+    each card exactly (the parties known from the queens of clubs shown). With calls (net3 calls
+    in mid-game, heuristic before the first card) the same except the levels and known parties it
+    documents as approximate: a side's level is 0 exactly while its call is still to come."""
+    checked = exact = in_the_future = 0
+    deals = (list(_played_deals(seed=31, deals=30)) + list(_played_deals(seed=31, deals=30, agent=Agent("net3")))
+             + list(_played_deals(seed=31, deals=30, agent=Agent("simple", call_trumps=13))))
     for before, g in deals:
         pos = gs.game_position(g)
         pub = pos.st[:PUBLIC_LEN]
@@ -57,14 +60,17 @@ def test_the_public_state_rebuilt_for_a_past_card_is_the_engines_of_then():
         for i, then in enumerate(before[:pub[P_NPLAYED]]):  # the cards played by the snapshot
             inference.past_public(pub, i, pos.plays, pos.play_seat, out)
             if calls:
-                approximate = [9, 10, 15, 16]  # P_LEVEL_RE, P_LEVEL_KO, P_KNOWN_RE, P_KNOWN_KO
+                approximate = [P_LEVEL_RE, P_LEVEL_KO, P_KNOWN_RE, P_KNOWN_KO]
                 keep = [k for k in range(PUBLIC_LEN) if k not in approximate]
                 assert np.array_equal(out[keep], then[keep]), (i, out, then)
+                for level in (P_LEVEL_RE, P_LEVEL_KO):
+                    assert (out[level] == 0) == (then[level] == 0), (i, level, out, then)
+                    in_the_future += then[level] == 0 and pub[level] > 0
             else:
                 assert np.array_equal(out, then), (i, out, then)
                 exact += 1
             checked += 1
-    assert checked > 40 * 40 and exact > 20 * 40, (checked, exact)
+    assert checked > 60 * 40 and exact > 20 * 40 and in_the_future > 20, (checked, exact, in_the_future)
 
 
 def _reference_log_likelihood(g, seat, hands, weights):
@@ -84,6 +90,8 @@ def _reference_log_likelihood(g, seat, hands, weights):
         inference.past_public(pub, i, pos.plays, pos.play_seat, then)
         view = View(then, pos.plays, pos.play_seat, pos.trick_winner, pos.power, pos.fclass, pos.cmask)
         legal = net.cards_allowed(np.int64(held[s]), view)
+        if not (int(legal) >> c) & 1:
+            return -np.inf
         kinds = sorted({k >> 1 for k in range(48) if (int(distinct(legal)) >> k) & 1})
         if len(kinds) < 2:
             continue
@@ -116,7 +124,10 @@ def test_the_likelihood_of_the_cards_played_equals_a_plain_numpy_reading():
                 want = _reference_log_likelihood(g, seat, hands, weights)
                 assert got == pytest.approx(want, abs=1e-3), (stop_at, got, want)
                 seen.append(got)
-    assert min(seen) < -1.0  # chances below one were multiplied: the check compares something
+            # the deal that was played is possible
+            assert np.isfinite(inference.play_log_likelihood(seat, true_hands, view, rules, 0.7, scratch))
+    finite = [v for v in seen if np.isfinite(v)]
+    assert min(finite) < -1.0  # chances below one were multiplied: the check compares something
 
 
 def test_deals_are_chosen_by_weight_without_replacement():
@@ -145,3 +156,36 @@ def test_deals_are_chosen_by_weight_without_replacement():
     share = np.exp(log_w)
     se = np.sqrt(share * (1 - share) / 4000)
     assert np.all(np.abs(firsts / 4000 - share) <= 4 * se), firsts / 4000
+
+
+def test_the_search_keeps_the_deals_drawn_sampled_weighted_and_chosen_by_weight():
+    """pimc.weighted_deals is the sampler's deals, weighted by play_log_likelihood and chosen by
+    choose_by_weight, in that order on one random stream (the same steps by hand agree deal for
+    deal), and the deals it keeps are likelier than those it drew."""
+    from dokosim.strategies import pimc
+    from dokosim.strategies.sampler import deal_unseen, sampling_setup
+    scratch = np.zeros(PUBLIC_LEN, dtype=np.int64)
+    kept_mean = drawn_mean = 0.0
+    for stop_at in (14, 30):
+        for _, g in _played_deals(seed=33, deals=3, stop_at=stop_at, agent=Agent("net3")):
+            pos = gs.game_position(g)
+            seat = int(g[gs.G_PLAYER])
+            hand = pos.hands[seat]
+            view = View(pos.st[:PUBLIC_LEN], pos.plays, pos.play_seat, pos.trick_winner, pos.power, pos.fclass,
+                        pos.cmask)
+            rules = g[gs.O_RULES:gs.O_RULES + R_LEN]
+            sampling, _ = sampling_setup(seat, hand, view, rules, True)
+            rng_a, rng_b = (np.array([stop_at, 3], dtype=np.uint64) for _ in range(2))
+            got = pimc.weighted_deals(seat, hand, view, rules, sampling, 5, 4, 1.3, rng_a)
+            drawn = np.zeros((20, 4), dtype=np.int64)
+            log_w = np.zeros(20)
+            for j in range(20):
+                deal_unseen(rng_b, seat, hand, sampling, view.cmask, drawn[j])
+                log_w[j] = inference.play_log_likelihood(seat, drawn[j], view, rules, 1.3, scratch)
+            picks = np.zeros(5, dtype=np.int64)
+            inference.choose_by_weight(log_w, 5, rng_b, picks)
+            assert np.array_equal(got, drawn[picks])
+            finite = np.isfinite(log_w)
+            kept_mean += log_w[picks][np.isfinite(log_w[picks])].mean()
+            drawn_mean += log_w[finite].mean()
+    assert kept_mean > drawn_mean

@@ -282,3 +282,9 @@ def test_poverty_search_decides_the_poverty_as_pimc_does():
         else:
             assert chosen == net.reserve(1, hand, options, pub(), HOUSE, param_vector(net), rng_plain)
     assert differs > 0 and poor_hands >= 5, (differs, poor_hands)
+
+
+def test_poverty_search_screens_solos_as_pimc_does_by_default():
+    """net's copy of pimc's solo screen (net cannot import pimc, which imports net) is pimc's default."""
+    from dokosim.strategies import pimc
+    assert net.SOLO_SCREEN == pimc.PARAMS["solo_screen"][0]
