@@ -39,6 +39,18 @@ def main():
     parser.add_argument("--draws", type=int, default=200, help="deals drawn by the sampler per position")
     parser.add_argument("--temperature", type=float, default=1.0)
     args = parser.parse_args()
+    if args.deals < 2:
+        parser.error(f"--deals {args.deals}: at least 2 (the interval is over deals)")
+    if args.draws < 1:
+        parser.error(f"--draws {args.draws}: at least 1")
+    if not args.temperature > 0:
+        parser.error(f"--temperature {args.temperature}: must be above 0")
+    from dokosim.loop.registry import StrategyError
+    for player in args.players.split(","):
+        try:
+            Agent(player)
+        except StrategyError as exc:
+            parser.error(f"--players: {exc}")
     stops = (8, 16, 24, 32, 40)
     scratch = np.zeros(PUBLIC_LEN, dtype=np.int64)
     rng = np.zeros(2, dtype=np.uint64)

@@ -47,8 +47,8 @@ from ..engine.scoring import score_deal
 from . import heuristic
 from .cardcount import EVEN, distinct
 from .common import EX_ACCEPT
-from .pimc import search_acceptance, search_call, search_reservation
-from .pimc_bids import HPARAMS, Rollout, play_scanned
+from .pimc import search_call
+from .pimc_bids import HPARAMS, Rollout, play_scanned, search_acceptance, search_reservation
 from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
 NAME = "ismcts"

@@ -52,7 +52,7 @@ from . import heuristic
 from .cardcount import distinct
 from .common import EX_ACCEPT
 from .net_features import N_FEATURES, N_KINDS, card_features
-from .pimc_bids import HPARAMS, acceptance_values, reservation_values
+from .pimc_bids import HPARAMS, search_acceptance, search_reservation
 
 NAME = "net"
 PARAMS = {
@@ -261,26 +261,11 @@ def net_card(seat, hand, legal, view, rules, round3=False):
     return best
 
 
-@kernel
-def search_reserves(seat, hand, options, pub, rules, n_samples, rng):
-    """The reservation with the best mean rollout score over ``n_samples`` sampled deals
-    (pimc_bids.reservation_values with pimc's solo screen, as pimc decides; ties: the lowest code)."""
-    sums = np.zeros(64, dtype=np.float64)
-    cand = reservation_values(seat, hand, options, pub, rules, n_samples, SOLO_SCREEN, rng, sums)
-    best = lowest_bit_index(cand)
-    m = cand & (cand - 1)
-    while m:
-        o = lowest_bit_index(m)
-        m &= m - 1
-        if sums[o] > sums[best]:
-            best = o
-    return best
-
-
 @inline_kernel
 def reserve(seat, hand, options, pub, rules, params, rng):
     if params[NP_POVERTY_SEARCH] > 0 and (options >> RES_POVERTY) & 1:
-        return search_reserves(seat, hand, options, pub, rules, int(params[NP_POVERTY_SEARCH]), rng)
+        return search_reservation(seat, hand, options, pub, rules, int(params[NP_POVERTY_SEARCH]), SOLO_SCREEN,
+                                  rng)
     choice = heuristic.reserve(seat, hand, options, pub, rules, HPARAMS, rng)
     if params[NP_RESERVATIONS] > 0 and 1 <= choice <= 7 and options & 1:  # a voluntary solo: checked
         if not value_keeps_solo(seat, hand, choice - 1, pub[P_DEALER], rules, params[NP_SOLO_MARGIN],
@@ -289,20 +274,11 @@ def reserve(seat, hand, options, pub, rules, params, rng):
     return choice
 
 
-@kernel
-def search_accepts(seat, hand, pub, rules, n_samples, rng):
-    """1 when accepting the poverty has the better mean rollout score over ``n_samples`` sampled
-    deals (pimc_bids.acceptance_values, as pimc decides), else 0."""
-    sums = np.zeros(2, dtype=np.float64)
-    acceptance_values(seat, hand, pub, rules, n_samples, rng, sums)
-    return 1 if sums[1] > sums[0] else 0
-
-
 @inline_kernel
 def exchange(seat, hand, phase, pub, rules, params, rng):
     if phase == EX_ACCEPT and params[NP_POVERTY_SEARCH] > 0 and 0 <= pub[P_POVERTY_SEAT] <= 3 \
             and pub[P_POVERTY_SEAT] != seat:
-        return search_accepts(seat, hand, pub, rules, int(params[NP_POVERTY_SEARCH]), rng)
+        return search_acceptance(seat, hand, pub, rules, int(params[NP_POVERTY_SEARCH]), rng)
     hparams = stack_zeros(N_HPARAMS, np.float64)  # heuristic's defaults but net's accept_trumps
     for i in range(N_HPARAMS):
         hparams[i] = HPARAMS[i]

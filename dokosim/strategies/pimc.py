@@ -44,7 +44,7 @@ from .inference import choose_by_weight, play_log_likelihood
 from .common import EX_ACCEPT
 from .net import net_card
 from .pimc_bids import (
-    CALL_MARGIN_SE, HPARAMS, Rollout, acceptance_values, call_values, play_scanned, reservation_values,
+    CALL_MARGIN_SE, HPARAMS, Rollout, call_values, play_scanned, search_acceptance, search_reservation,
 )
 from .sampler import deal_unseen, sampled_position, sampling_setup, set_hidden
 
@@ -111,22 +111,6 @@ def reserve(seat, hand, options, pub, rules, params, rng):
                               params[PI_SOLO_SCREEN], rng)
 
 
-@kernel
-def search_reservation(seat, hand, options, pub, rules, n_samples, screen, rng):
-    """The reservation with the best mean rollout score (pimc_bids.reservation_values; ties: the
-    lowest code, healthy first)."""
-    sums = np.zeros(64, dtype=np.float64)
-    cand = reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, sums)
-    best = lowest_bit_index(cand)
-    m = cand & (cand - 1)
-    while m:
-        o = lowest_bit_index(m)
-        m &= m - 1
-        if sums[o] > sums[best]:
-            best = o
-    return best
-
-
 @inline_kernel
 def exchange(seat, hand, phase, pub, rules, params, rng):
     if phase == EX_ACCEPT:
@@ -136,14 +120,6 @@ def exchange(seat, hand, phase, pub, rules, params, rng):
         if params[PI_SEARCH_BIDS] != 0 and 0 <= poor <= 3 and poor != seat:
             return search_acceptance(seat, hand, pub, rules, int(params[PI_BID_SAMPLES]), rng)
     return heuristic.exchange(seat, hand, phase, pub, rules, HPARAMS, rng)
-
-
-@kernel
-def search_acceptance(seat, hand, pub, rules, n_samples, rng):
-    """1 when accepting the poverty has the better mean rollout score (pimc_bids.acceptance_values)."""
-    sums = np.zeros(2, dtype=np.float64)
-    acceptance_values(seat, hand, pub, rules, n_samples, rng, sums)
-    return 1 if sums[1] > sums[0] else 0
 
 
 @inline_kernel

@@ -315,3 +315,27 @@ def call_values(seat, hand, level, view, rules, n_samples, screen, rng, sums):
         sums[0] += value[0]
         sums[1] += value[1]
         sums[2] += (value[1] - value[0]) ** 2
+
+
+@kernel
+def search_reservation(seat, hand, options, pub, rules, n_samples, screen, rng):
+    """The reservation with the best mean rollout score (reservation_values; ties: the lowest
+    code, healthy first): the reservation pimc, ismcts and net's poverty_search make."""
+    sums = np.zeros(64, dtype=np.float64)
+    cand = reservation_values(seat, hand, options, pub, rules, n_samples, screen, rng, sums)
+    best = lowest_bit_index(cand)
+    m = cand & (cand - 1)
+    while m:
+        o = lowest_bit_index(m)
+        m &= m - 1
+        if sums[o] > sums[best]:
+            best = o
+    return best
+
+
+@kernel
+def search_acceptance(seat, hand, pub, rules, n_samples, rng):
+    """1 when accepting the poverty has the better mean rollout score (acceptance_values)."""
+    sums = np.zeros(2, dtype=np.float64)
+    acceptance_values(seat, hand, pub, rules, n_samples, rng, sums)
+    return 1 if sums[1] > sums[0] else 0

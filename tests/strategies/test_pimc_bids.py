@@ -56,7 +56,7 @@ def test_the_reservation_is_the_option_with_the_best_sampled_mean():
         seed_stream(rng, 11, i, 0)
         sums = np.zeros(64)
         cand = pimc_bids.reservation_values(0, hand, options, pub, DDV, 12, 0.0, rng.copy(), sums)
-        choice = pimc.search_reservation(0, hand, options, pub, DDV, 12, 0.0, rng.copy())
+        choice = pimc_bids.search_reservation(0, hand, options, pub, DDV, 12, 0.0, rng.copy())
         opts = [o for o in range(64) if (cand >> o) & 1]
         best = max(opts, key=lambda o: (sums[o], -o))
         assert choice == best, (mask_str(int(hand)), choice, {o: sums[o] for o in opts})
